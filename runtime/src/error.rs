@@ -1,0 +1,79 @@
+//! The error a handler returns.
+//!
+//! Two kinds, because they go to two audiences. A message made with
+//! [`ToolError::new`] is written for the model that called the tool ("no note
+//! with id 7") and is returned to it with `isError: true`. Anything else
+//! (`?` on a database error, an I/O error) is internal: it is logged with the
+//! tool's name and the caller gets only "Tool execution failed; consult the
+//! server log.", so no internals leak into a result.
+
+use std::fmt;
+
+/// An error from a tool handler.
+pub struct ToolError {
+    kind: Kind,
+}
+
+enum Kind {
+    Message(String),
+    Internal(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl ToolError {
+    /// An error whose message the caller sees. Write it so a model can act on
+    /// it: say what was wrong and what would work.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind: Kind::Message(message.into()),
+        }
+    }
+
+    /// An internal error: logged with the tool's name, never shown to the caller.
+    pub fn internal(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> ToolError {
+        ToolError {
+            kind: Kind::Internal(error.into()),
+        }
+    }
+
+    /// The message for the caller, when this error has one.
+    pub fn message(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Message(message) => Some(message),
+            Kind::Internal(_) => None,
+        }
+    }
+
+    /// The underlying error, when this error is internal.
+    pub fn internal_error(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        match &self.kind {
+            Kind::Message(_) => None,
+            Kind::Internal(error) => Some(error.as_ref()),
+        }
+    }
+}
+
+/// Any standard error converts into an internal [`ToolError`], so `?` works
+/// in handlers and never leaks the error's text to the caller.
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
+    fn from(error: E) -> ToolError {
+        ToolError::internal(error)
+    }
+}
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::Message(message) => f.debug_tuple("ToolError::Message").field(message).finish(),
+            Kind::Internal(error) => f.debug_tuple("ToolError::Internal").field(error).finish(),
+        }
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::Message(message) => f.write_str(message),
+            Kind::Internal(error) => write!(f, "internal error: {error}"),
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Rules for the schemas a descriptor carries.
+//!
+//! An input schema's root must be `type: "object"` (the MCP schema requires
+//! it, and clients build argument forms from it), and every `$ref` must stay
+//! inside the document (`#` or `#/$defs/...`), because clients resolve
+//! nothing else. A tool without parameters gets the schema the specification
+//! recommends: an object that accepts no properties.
+
+use serde_json::{Value, json};
+use std::fmt;
+
+/// The input schema of a tool that takes no parameters.
+pub fn no_parameters() -> Value {
+    json!({"type": "object", "additionalProperties": false})
+}
+
+/// Why a schema cannot be served.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaError {
+    /// The root does not declare `"type": "object"`.
+    NotAnObject {
+        /// What the root declares instead, as JSON text (`null` when nothing).
+        found: String,
+    },
+    /// A `$ref` points outside the document.
+    NonLocalRef {
+        /// Where the `$ref` sits, as a JSON pointer.
+        pointer: String,
+        /// The reference.
+        reference: String,
+    },
+    /// A local `$ref` names a definition the document does not hold.
+    DanglingRef {
+        /// Where the `$ref` sits, as a JSON pointer.
+        pointer: String,
+        /// The reference.
+        reference: String,
+    },
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaError::NotAnObject { found } => write!(
+                f,
+                "an input schema must have `\"type\": \"object\"` at its root, but this one has {found}; take a struct with named fields as the parameter type"
+            ),
+            SchemaError::NonLocalRef { pointer, reference } => write!(
+                f,
+                "`$ref` `{reference}` at {pointer} points outside the schema; only `#` and `#/$defs/...` references are served"
+            ),
+            SchemaError::DanglingRef { pointer, reference } => write!(
+                f,
+                "`$ref` `{reference}` at {pointer} names a definition the schema does not hold"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// Checks the root type of an input schema and its references.
+pub fn check_input_schema(schema: &Value) -> Result<(), SchemaError> {
+    let root_type = schema.get("type");
+    if root_type != Some(&Value::String("object".into())) {
+        return Err(SchemaError::NotAnObject {
+            found: root_type.map_or_else(|| "no `type`".to_owned(), |t| format!("`\"type\": {t}`")),
+        });
+    }
+    check_refs(schema)
+}
+
+/// Checks that every `$ref` in `schema` is local and resolves.
+pub fn check_refs(schema: &Value) -> Result<(), SchemaError> {
+    walk_refs(schema, schema, &mut String::new())
+}
+
+fn walk_refs(root: &Value, node: &Value, pointer: &mut String) -> Result<(), SchemaError> {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                check_ref(root, reference, pointer)?;
+            }
+            for (key, child) in map {
+                let len = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                walk_refs(root, child, pointer)?;
+                pointer.truncate(len);
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                let len = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+                walk_refs(root, child, pointer)?;
+                pointer.truncate(len);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_ref(root: &Value, reference: &str, pointer: &str) -> Result<(), SchemaError> {
+    let here = || {
+        if pointer.is_empty() {
+            "the root".to_owned()
+        } else {
+            pointer.to_owned()
+        }
+    };
+    let Some(target) = reference.strip_prefix('#') else {
+        return Err(SchemaError::NonLocalRef {
+            pointer: here(),
+            reference: reference.to_owned(),
+        });
+    };
+    if target.is_empty() {
+        return Ok(());
+    }
+    if !target.starts_with("/$defs/") {
+        return Err(SchemaError::NonLocalRef {
+            pointer: here(),
+            reference: reference.to_owned(),
+        });
+    }
+    if root.pointer(target).is_none() {
+        return Err(SchemaError::DanglingRef {
+            pointer: here(),
+            reference: reference.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_object_schema_with_local_references_is_accepted() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}, "me": {"$ref": "#"}},
+            "$defs": {"A": {"type": "string"}}
+        });
+        assert_eq!(check_input_schema(&schema), Ok(()));
+        assert_eq!(check_input_schema(&no_parameters()), Ok(()));
+    }
+
+    #[test]
+    fn a_root_that_is_not_an_object_is_refused() {
+        let err = check_input_schema(&json!({"type": "string"})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "an input schema must have `\"type\": \"object\"` at its root, but this one has `\"type\": \"string\"`; take a struct with named fields as the parameter type"
+        );
+        assert!(matches!(
+            check_input_schema(&json!({"oneOf": []})),
+            Err(SchemaError::NotAnObject { .. })
+        ));
+    }
+
+    #[test]
+    fn a_remote_reference_is_refused_with_its_pointer() {
+        let schema =
+            json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}});
+        assert_eq!(
+            check_input_schema(&schema),
+            Err(SchemaError::NonLocalRef {
+                pointer: "/properties/a".into(),
+                reference: "https://example.com/s.json".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_reference_to_a_missing_definition_is_refused() {
+        let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}});
+        assert!(matches!(
+            check_input_schema(&schema),
+            Err(SchemaError::DanglingRef { .. })
+        ));
+    }
+}

@@ -1,0 +1,224 @@
+//! The tool table: what the build script bakes into a server.
+//!
+//! `tooltable::include_table!()` defines a `static TOOLS: Table<C>` whose
+//! entries are sorted by name and carry everything a server needs, computed
+//! at build time: validated metadata, the descriptor's served text, its
+//! fingerprint, and the function that invokes the handler. Nothing here is
+//! computed at start-up; lookups are a binary search.
+
+use crate::call::{self, CallError, CallToolResult, Handler};
+use crate::fingerprint::Fingerprint;
+use crate::manifest::{Confirm, Manifest, ManifestTool};
+use crate::tier::{Annotations, Tier, World};
+use serde_json::{Map, Value};
+
+/// A tool's metadata, borrowed: from the static table, or (later) from a
+/// provider's owned tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolInfo<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// Its display title, if declared.
+    pub title: Option<&'a str>,
+    /// The first paragraph of its description, on one line.
+    pub summary: &'a str,
+    /// Its risk tier.
+    pub tier: Tier,
+    /// The author's `idempotent` flag (implied for `read` tools).
+    pub idempotent: bool,
+    /// Whether it reaches beyond the server's own data.
+    pub world: World,
+    /// `Some` when calls need `confirm: true`; the inner value names the consequence.
+    pub confirm: Option<Option<&'a str>>,
+    /// The permission a caller needs, if any.
+    pub permission: Option<&'a str>,
+    /// The toolset it belongs to, if any.
+    pub toolset: Option<&'a str>,
+    /// The version that introduced it, as declared.
+    pub since: Option<&'a str>,
+    /// The platforms it is limited to; empty means all.
+    pub platforms: &'a [&'a str],
+    /// The source file that declares it, relative to the crate's directory.
+    pub source: &'a str,
+}
+
+impl ToolInfo<'_> {
+    /// The four hints its tier, flag and world imply.
+    pub const fn annotations(&self) -> Annotations {
+        Annotations::derive(self.tier, self.idempotent, self.world)
+    }
+}
+
+/// One tool of a static table.
+pub struct Tool<C: 'static> {
+    info: ToolInfo<'static>,
+    descriptor: &'static str,
+    fingerprint: Fingerprint,
+    handler: Handler<C>,
+    wrap_output: bool,
+}
+
+impl<C: 'static> Tool<C> {
+    /// Used by generated code only.
+    #[doc(hidden)]
+    pub const fn __new(
+        info: ToolInfo<'static>,
+        descriptor: &'static str,
+        fingerprint: [u8; 32],
+        handler: Handler<C>,
+        wrap_output: bool,
+    ) -> Tool<C> {
+        Tool {
+            info,
+            descriptor,
+            fingerprint: Fingerprint::from_bytes(fingerprint),
+            handler,
+            wrap_output,
+        }
+    }
+
+    /// The tool's metadata.
+    pub const fn info(&self) -> &ToolInfo<'static> {
+        &self.info
+    }
+
+    /// The tool's name.
+    pub const fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    /// The descriptor's served JSON text, exactly as baked at build time.
+    pub const fn descriptor_json(&self) -> &'static str {
+        self.descriptor
+    }
+
+    /// The descriptor as a JSON value (parsed from the baked text).
+    pub fn descriptor(&self) -> Value {
+        // The text was written by the build script from a JSON value, so it
+        // always parses; `Null` would only mark a corrupted binary.
+        serde_json::from_str(self.descriptor).unwrap_or(Value::Null)
+    }
+
+    /// The fingerprint of the descriptor and permission, computed at build time.
+    pub const fn fingerprint(&self) -> &Fingerprint {
+        &self.fingerprint
+    }
+
+    pub(crate) const fn handler(&self) -> &Handler<C> {
+        &self.handler
+    }
+
+    pub(crate) const fn wraps_output(&self) -> bool {
+        self.wrap_output
+    }
+}
+
+/// A crate's tools, sorted by name, with everything computed at build time.
+pub struct Table<C: 'static> {
+    crate_name: &'static str,
+    inventory: Fingerprint,
+    tools: &'static [Tool<C>],
+    list_json: &'static str,
+}
+
+impl<C: 'static> Table<C> {
+    /// Used by generated code only: `tools` must be sorted by name, and
+    /// `list_json` must be the JSON array of their descriptors in that order.
+    #[doc(hidden)]
+    pub const fn __new(
+        crate_name: &'static str,
+        inventory: [u8; 32],
+        tools: &'static [Tool<C>],
+        list_json: &'static str,
+    ) -> Table<C> {
+        Table {
+            crate_name,
+            inventory: Fingerprint::from_bytes(inventory),
+            tools,
+            list_json,
+        }
+    }
+
+    /// The package name of the crate that declared the tools.
+    pub const fn crate_name(&self) -> &'static str {
+        self.crate_name
+    }
+
+    /// The inventory fingerprint over every tool.
+    pub const fn inventory(&self) -> &Fingerprint {
+        &self.inventory
+    }
+
+    /// Every tool, in name order.
+    pub const fn tools(&self) -> &'static [Tool<C>] {
+        self.tools
+    }
+
+    /// The number of tools.
+    pub const fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether the table holds no tool.
+    pub const fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Finds a tool by exact (case-sensitive) name.
+    pub fn get(&self, name: &str) -> Option<&'static Tool<C>> {
+        self.tools
+            .binary_search_by(|tool| tool.info.name.cmp(name))
+            .ok()
+            .map(|index| &self.tools[index])
+    }
+
+    /// The JSON array of every descriptor, in name order, as baked at build time.
+    pub const fn list_json(&self) -> &'static str {
+        self.list_json
+    }
+
+    /// Calls the tool `name` with `arguments`.
+    ///
+    /// An unknown name is a protocol error (JSON-RPC -32602). Everything else
+    /// (a refused confirmation, arguments that do not fit the parameter type,
+    /// a handler's error or panic) is a result with `isError: true`.
+    pub async fn call(
+        &self,
+        context: &C,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<CallToolResult, CallError> {
+        let tool = self
+            .get(name)
+            .ok_or_else(|| CallError::unknown_tool(name))?;
+        Ok(call::run(tool, context, arguments).await)
+    }
+
+    /// The manifest, rendered from the baked data. It equals, byte for byte,
+    /// the `tools.json` the build script wrote.
+    pub fn manifest(&self) -> Manifest {
+        let tools = self
+            .tools
+            .iter()
+            .map(|tool| {
+                let info = &tool.info;
+                ManifestTool {
+                    name: info.name.to_owned(),
+                    tier: info.tier,
+                    toolset: info.toolset.map(str::to_owned),
+                    permission: info.permission.map(str::to_owned),
+                    confirm: info.confirm.map(|c| match c {
+                        Some(text) => Confirm::Because(text.to_owned()),
+                        None => Confirm::Required,
+                    }),
+                    since: info.since.map(str::to_owned),
+                    platforms: info.platforms.iter().map(|p| (*p).to_owned()).collect(),
+                    source: info.source.to_owned(),
+                    fingerprint: tool.fingerprint,
+                    descriptor: tool.descriptor(),
+                }
+            })
+            .collect();
+        Manifest::new(self.crate_name, tools)
+    }
+}
