@@ -57,7 +57,7 @@ impl NameProfile {
 
 impl fmt::Display for NameProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 

@@ -1,0 +1,125 @@
+//! The build script entry: `tooltable_codegen::build()`.
+//!
+//! It reads the crate, prints `cargo::rerun-if-changed` for every file it
+//! read, reports every problem through `cargo::error=`/`cargo::warning=`
+//! with a file, line and column, writes `$OUT_DIR/tooltable.rs`, and keeps
+//! the committed manifest in step under the write policy. It never panics on
+//! any input.
+
+use crate::analysis::{Analysis, analyze};
+use crate::diagnostic::Diagnostic;
+use crate::emit::write::{self, Outcome, WRITE_VAR, WritePolicy};
+use crate::scan::cfg::CfgEnv;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Set to print the build script's own run time as a cargo warning.
+pub const TIMING_VAR: &str = "TOOLTABLE_TIMING";
+
+/// Runs the build script. Call it from `build.rs`:
+///
+/// ```no_run
+/// fn main() {
+///     tooltable_codegen::build();
+/// }
+/// ```
+pub fn build() {
+    let started = Instant::now();
+    for line in run(started) {
+        println!("{line}");
+    }
+}
+
+fn run(started: Instant) -> Vec<String> {
+    let mut out = vec![
+        "cargo::rerun-if-changed=Cargo.toml".to_owned(),
+        format!("cargo::rerun-if-env-changed={WRITE_VAR}"),
+        "cargo::rerun-if-env-changed=CI".to_owned(),
+        format!("cargo::rerun-if-env-changed={TIMING_VAR}"),
+    ];
+    let (Some(crate_dir), Some(out_dir)) = (
+        std::env::var_os("CARGO_MANIFEST_DIR"),
+        std::env::var_os("OUT_DIR"),
+    ) else {
+        out.push("cargo::error=tooltable_codegen::build() must run inside a build script (CARGO_MANIFEST_DIR and OUT_DIR are not set)".into());
+        return out;
+    };
+    let crate_dir = PathBuf::from(crate_dir);
+    let analysis = match analyze(&crate_dir, &CfgEnv::from_cargo_env()) {
+        Ok(analysis) => analysis,
+        Err(diagnostics) => {
+            out.extend(diagnostics.iter().map(directive));
+            return out;
+        }
+    };
+    for file in analysis.files_read() {
+        out.push(format!("cargo::rerun-if-changed={}", file.display()));
+    }
+    out.extend(analysis.diagnostics.iter().map(directive));
+    if analysis.has_errors() {
+        return out;
+    }
+    let generated = Path::new(&out_dir).join("tooltable.rs");
+    if let Err(e) = write::sync(&generated, &analysis.table_source(), WritePolicy::Write) {
+        out.push(format!(
+            "cargo::error=cannot write {}: {e}",
+            generated.display()
+        ));
+        return out;
+    }
+    out.extend(sync_committed(&analysis, &crate_dir));
+    if std::env::var_os(TIMING_VAR).is_some() {
+        out.push(format!(
+            "cargo::warning=tooltable build script: {:.1} ms for {} tools in {} files",
+            started.elapsed().as_secs_f64() * 1000.0,
+            analysis.table.tools.len(),
+            analysis.krate.files.len()
+        ));
+    }
+    out
+}
+
+fn directive(diagnostic: &Diagnostic) -> String {
+    let kind = if diagnostic.is_error() {
+        "error"
+    } else {
+        "warning"
+    };
+    format!(
+        "cargo::{kind}={}",
+        diagnostic.to_string().replace('\n', " ")
+    )
+}
+
+fn sync_committed(analysis: &Analysis, crate_dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let var = std::env::var(WRITE_VAR).ok();
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
+    let decision = match write::decide(var.as_deref(), ci, crate_dir) {
+        Ok(decision) => decision,
+        Err(message) => {
+            out.push(format!("cargo::error={message}"));
+            return out;
+        }
+    };
+    let files = [(
+        analysis.config.manifest.clone(),
+        analysis.manifest().render(),
+    )];
+    for (relative, content) in files {
+        let path = crate_dir.join(&relative);
+        match write::sync(&path, &content, decision.policy) {
+            Ok(Outcome::Stale) => out.push(format!(
+                "cargo::warning={} is out of date with the #[tool] handlers (not rewritten: {}); run `cargo build` locally with {WRITE_VAR}=always, and commit it",
+                relative.display(),
+                decision.reason
+            )),
+            Ok(_) => {}
+            Err(e) => out.push(format!("cargo::error=cannot write {}: {e}", relative.display())),
+        }
+        if path.exists() {
+            out.push(format!("cargo::rerun-if-changed={}", path.display()));
+        }
+    }
+    out
+}

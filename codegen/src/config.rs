@@ -1,0 +1,301 @@
+//! The crate's tooltable settings, from `[package.metadata.tooltable]`.
+//!
+//! All build-time configuration lives in data rather than in `build.rs`, so
+//! that the `tooltable` command can read a crate exactly as its build script
+//! does, without compiling anything. Unknown keys are errors: a misspelt
+//! setting that silently does nothing is worse than a failed build.
+
+use crate::diagnostic::Diagnostic;
+use std::path::{Path, PathBuf};
+use tooltable_runtime::meta_keys;
+use tooltable_runtime::names::NameProfile;
+
+/// The `_meta` prefix used when the crate names none.
+pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
+
+/// The keys of `[package.metadata.tooltable]`.
+pub const KEYS: [&str; 9] = [
+    "manifest",
+    "docs",
+    "docs_template",
+    "names",
+    "prefixes",
+    "namespace",
+    "inline_subschemas",
+    "root",
+    "allow_unconfirmed_destructive",
+];
+
+/// A crate's settings, with defaults filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The package name.
+    pub package_name: String,
+    /// The directory holding Cargo.toml.
+    pub crate_dir: PathBuf,
+    /// The crate root, relative to `crate_dir`.
+    pub root: PathBuf,
+    /// Where the manifest goes, relative to `crate_dir` (`tools.json`).
+    pub manifest: PathBuf,
+    /// Where the Markdown docs go, relative to `crate_dir` (`docs/tools.md`).
+    pub docs: PathBuf,
+    /// A user template for the docs, relative to `crate_dir`.
+    pub docs_template: Option<PathBuf>,
+    /// Which tool names are accepted.
+    pub names: NameProfile,
+    /// Prefixes every tool name must start with (none required when empty).
+    pub prefixes: Vec<String>,
+    /// The `_meta` prefix of the crate's declarations, ending in `/`.
+    pub namespace: String,
+    /// Inline every subschema instead of using `$ref`, as schemars' setting of that name.
+    pub inline_subschemas: bool,
+    /// Accept destructive tools without `confirm` without a warning.
+    pub allow_unconfirmed_destructive: bool,
+}
+
+impl Config {
+    /// Reads `crate_dir/Cargo.toml`.
+    pub fn load(crate_dir: &Path) -> Result<Config, Vec<Diagnostic>> {
+        let path = crate_dir.join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            vec![Diagnostic::general(format!(
+                "cannot read {}: {e}; run tooltable in a crate's directory, the one holding Cargo.toml",
+                path.display()
+            ))]
+        })?;
+        Config::from_manifest_text(crate_dir, &text)
+    }
+
+    /// Reads the settings from the text of a Cargo.toml.
+    pub fn from_manifest_text(crate_dir: &Path, text: &str) -> Result<Config, Vec<Diagnostic>> {
+        let at = |message: String| Diagnostic::general(format!("Cargo.toml: {message}"));
+        let doc: toml::Table = text
+            .parse()
+            .map_err(|e| vec![at(format!("is not valid TOML: {e}"))])?;
+        let package = doc
+            .get("package")
+            .and_then(toml::Value::as_table)
+            .ok_or_else(|| {
+                vec![at(
+                    "has no [package] table; tooltable reads a package's Cargo.toml".into(),
+                )]
+            })?;
+        let package_name = package
+            .get("name")
+            .and_then(toml::Value::as_str)
+            .ok_or_else(|| vec![at("[package] has no `name`".into())])?
+            .to_owned();
+        let empty = toml::Table::new();
+        let settings = package
+            .get("metadata")
+            .and_then(|m| m.get("tooltable"))
+            .map(|t| {
+                t.as_table()
+                    .ok_or_else(|| vec![at("[package.metadata.tooltable] must be a table".into())])
+            })
+            .transpose()?
+            .unwrap_or(&empty);
+
+        let mut errors = Vec::new();
+        for key in settings.keys() {
+            if !KEYS.contains(&key.as_str()) {
+                errors.push(at(format!(
+                    "unknown key `{key}` in [package.metadata.tooltable]; the keys are {}",
+                    KEYS.join(", ")
+                )));
+            }
+        }
+        let mut string = |key: &str| -> Option<String> {
+            match settings.get(key) {
+                None => None,
+                Some(toml::Value::String(s)) if !s.is_empty() => Some(s.clone()),
+                Some(_) => {
+                    errors.push(at(format!(
+                        "[package.metadata.tooltable] `{key}` must be a non-empty string"
+                    )));
+                    None
+                }
+            }
+        };
+        let manifest = string("manifest").unwrap_or_else(|| "tools.json".into());
+        let docs = string("docs").unwrap_or_else(|| "docs/tools.md".into());
+        let docs_template = string("docs_template");
+        let root_setting = string("root");
+        let names_text = string("names");
+        let namespace_text = string("namespace");
+        let names = match names_text {
+            None => NameProfile::Portable,
+            Some(text) => NameProfile::parse(&text).unwrap_or_else(|| {
+                errors.push(at(format!(
+                    "[package.metadata.tooltable] `names = \"{text}\"` is not a name profile; use \"portable\" (the default) or \"mcp\""
+                )));
+                NameProfile::Portable
+            }),
+        };
+        let namespace = match namespace_text {
+            None => DEFAULT_NAMESPACE.to_owned(),
+            Some(text) => {
+                let prefix = if text.ends_with('/') {
+                    text
+                } else {
+                    format!("{text}/")
+                };
+                if let Err(e) = meta_keys::validate_prefix(&prefix) {
+                    errors.push(at(format!("[package.metadata.tooltable] `namespace`: {e}")));
+                }
+                prefix
+            }
+        };
+        let mut boolean = |key: &str| match settings.get(key) {
+            None => false,
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(_) => {
+                errors.push(at(format!(
+                    "[package.metadata.tooltable] `{key}` must be true or false"
+                )));
+                false
+            }
+        };
+        let inline_subschemas = boolean("inline_subschemas");
+        let allow_unconfirmed_destructive = boolean("allow_unconfirmed_destructive");
+        let prefixes = match settings.get("prefixes") {
+            None => Vec::new(),
+            Some(toml::Value::Array(items)) => items
+                .iter()
+                .filter_map(|item| match item.as_str() {
+                    Some(s) if !s.is_empty() => Some(s.to_owned()),
+                    _ => {
+                        errors.push(at(
+                            "[package.metadata.tooltable] `prefixes` must be a list of non-empty strings, such as [\"notes_\"]".into(),
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+            Some(_) => {
+                errors.push(at(
+                    "[package.metadata.tooltable] `prefixes` must be a list of strings, such as [\"notes_\"]".into(),
+                ));
+                Vec::new()
+            }
+        };
+        let root = match root_setting {
+            Some(root) => PathBuf::from(root),
+            None => {
+                let lib_path = doc
+                    .get("lib")
+                    .and_then(|l| l.get("path"))
+                    .and_then(toml::Value::as_str)
+                    .map(PathBuf::from);
+                match lib_path {
+                    Some(path) => path,
+                    None if crate_dir.join("src/lib.rs").is_file() => PathBuf::from("src/lib.rs"),
+                    None if crate_dir.join("src/main.rs").is_file() => PathBuf::from("src/main.rs"),
+                    None => {
+                        errors.push(at(
+                            "the crate has neither src/lib.rs nor src/main.rs; set `root = \"path/to/root.rs\"` in [package.metadata.tooltable]".into(),
+                        ));
+                        PathBuf::from("src/lib.rs")
+                    }
+                }
+            }
+        };
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Config {
+            package_name,
+            crate_dir: crate_dir.to_path_buf(),
+            root,
+            manifest: PathBuf::from(manifest),
+            docs: PathBuf::from(docs),
+            docs_template: docs_template.map(PathBuf::from),
+            names,
+            prefixes,
+            namespace,
+            inline_subschemas,
+            allow_unconfirmed_destructive,
+        })
+    }
+
+    /// The `_meta` key that carries the crate's declarations.
+    pub fn declarations_key(&self) -> String {
+        format!("{}declarations", self.namespace)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str) -> Result<Config, Vec<String>> {
+        Config::from_manifest_text(Path::new("/nowhere"), text)
+            .map_err(|errors| errors.into_iter().map(|e| e.to_string()).collect())
+    }
+
+    #[test]
+    fn defaults_apply_when_the_crate_says_nothing() {
+        let c = config(
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nroot = \"src/lib.rs\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.package_name, "demo");
+        assert_eq!(c.manifest, PathBuf::from("tools.json"));
+        assert_eq!(c.docs, PathBuf::from("docs/tools.md"));
+        assert_eq!(c.names, NameProfile::Portable);
+        assert_eq!(c.namespace, "dev.tooltable/");
+        assert_eq!(c.declarations_key(), "dev.tooltable/declarations");
+    }
+
+    #[test]
+    fn every_setting_is_read() {
+        let c = config(
+            r#"
+            [package]
+            name = "demo"
+            [package.metadata.tooltable]
+            manifest = "contract/tools.json"
+            docs = "TOOLS.md"
+            names = "mcp"
+            prefixes = ["notes_", "admin_"]
+            namespace = "com.example.notes"
+            inline_subschemas = true
+            root = "src/server.rs"
+            allow_unconfirmed_destructive = true
+            "#,
+        )
+        .unwrap();
+        assert_eq!(c.names, NameProfile::Mcp);
+        assert_eq!(c.prefixes, ["notes_", "admin_"]);
+        assert_eq!(c.namespace, "com.example.notes/");
+        assert!(c.inline_subschemas && c.allow_unconfirmed_destructive);
+        assert_eq!(c.root, PathBuf::from("src/server.rs"));
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_all_reported() {
+        let errors = config(
+            "[package]\nname = \"d\"\n[package.metadata.tooltable]\nroot = \"r.rs\"\nname = \"x\"\nnames = \"strict\"\nnamespace = \"io.mcp\"\nprefixes = [1]\n",
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert!(
+            errors[0].starts_with("Cargo.toml: unknown key `name` in [package.metadata.tooltable]")
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("`names = \"strict\"` is not a name profile"))
+        );
+        assert!(errors.iter().any(|e| e.contains("is reserved for MCP")));
+    }
+
+    #[test]
+    fn a_manifest_that_is_not_toml_is_refused() {
+        let errors = config("[package\n").unwrap_err();
+        assert!(
+            errors[0].starts_with("Cargo.toml: is not valid TOML"),
+            "{errors:?}"
+        );
+    }
+}

@@ -1,0 +1,502 @@
+//! From declarations to served descriptors, validated as a whole table.
+//!
+//! For every tool: lower its parameter and output types to schemas, inject
+//! the `confirm` argument when it confirms, assemble the descriptor exactly
+//! as `tools/list` will serve it, and fingerprint it. Then check the table
+//! as a whole (names under the crate's profile and prefixes, duplicates with
+//! both places, one context type) and report every problem at once, each
+//! with its file, line and column.
+
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Location};
+use crate::lower::{Contract, LowerError, Lowerer};
+use crate::model::ToolDecl;
+use crate::resolve::Resolved;
+use crate::scan::{Crate, ModuleId};
+use crate::syntax::attr::ConfirmDecl;
+use crate::syntax::doc;
+use crate::syntax::signature::OutputKind;
+use quote::ToTokens;
+use serde_json::{Map, Value, json};
+use syn::spanned::Spanned;
+use tooltable_runtime::manifest::{Confirm, Manifest, ManifestTool};
+use tooltable_runtime::names::validate_name;
+use tooltable_runtime::{
+    Annotations, Fingerprint, Tier, World, confirm, descriptor, fingerprint, limits, schema,
+};
+
+/// One tool, ready to be baked.
+#[derive(Clone, Debug)]
+pub struct DescribedTool {
+    /// The declaration it came from.
+    pub decl: ToolDecl,
+    /// The tool's name.
+    pub name: String,
+    /// The first paragraph of its description, on one line.
+    pub summary: String,
+    /// Its full description.
+    pub description: String,
+    /// The file that declares it, relative to the crate, with `/` separators.
+    pub source: String,
+    /// The descriptor exactly as served.
+    pub descriptor: Value,
+    /// The descriptor's served text.
+    pub descriptor_text: String,
+    /// The fingerprint of descriptor and permission.
+    pub fingerprint: Fingerprint,
+    /// Whether structured output is wrapped as `{"result": ..}`.
+    pub wrap_output: bool,
+}
+
+impl DescribedTool {
+    /// The tier.
+    pub fn tier(&self) -> Tier {
+        self.decl.attr.tier.value
+    }
+
+    /// The world.
+    pub fn world(&self) -> World {
+        self.decl.attr.world()
+    }
+
+    /// The permission, if any.
+    pub fn permission(&self) -> Option<&str> {
+        self.decl.attr.permission.as_ref().map(|p| p.value.as_str())
+    }
+
+    /// The manifest entry of this tool.
+    pub fn manifest_tool(&self) -> ManifestTool {
+        let attr = &self.decl.attr;
+        ManifestTool {
+            name: self.name.clone(),
+            tier: self.tier(),
+            toolset: attr.toolset.as_ref().map(|s| s.value.clone()),
+            permission: attr.permission.as_ref().map(|s| s.value.clone()),
+            confirm: attr.confirm.as_ref().map(|c| match &c.value {
+                ConfirmDecl::Flag => Confirm::Required,
+                ConfirmDecl::Because(text) => Confirm::Because(text.clone()),
+            }),
+            since: attr.since.as_ref().map(|s| s.value.clone()),
+            platforms: attr
+                .platforms
+                .as_ref()
+                .map(|p| p.value.clone())
+                .unwrap_or_default(),
+            source: self.source.clone(),
+            fingerprint: self.fingerprint,
+            descriptor: self.descriptor.clone(),
+        }
+    }
+}
+
+/// How the generated table names its context type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContextType {
+    /// No tool takes a context: `()`.
+    Unit,
+    /// Through a free-function tool's marker (works whatever the privacy of the type's module).
+    Marker(String),
+    /// By path from the crate root (method tools only).
+    Path(String),
+}
+
+/// A whole table, described.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The tools, sorted by name.
+    pub tools: Vec<DescribedTool>,
+    /// The context type.
+    pub context: ContextType,
+}
+
+impl Table {
+    /// The manifest of the table.
+    pub fn manifest(&self, config: &Config) -> Manifest {
+        Manifest::new(
+            config.package_name.clone(),
+            self.tools
+                .iter()
+                .map(DescribedTool::manifest_tool)
+                .collect(),
+        )
+    }
+}
+
+fn lower_error(krate: &Crate, e: LowerError) -> Diagnostic {
+    Diagnostic::error(krate.location(e.module, e.span), e.message)
+}
+
+/// Describes and validates every tool; returns the table and every problem found.
+pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table, Vec<Diagnostic>) {
+    let lowerer = Lowerer::new(krate, config.inline_subschemas);
+    let mut diagnostics = Vec::new();
+    let mut tools = Vec::with_capacity(decls.len());
+    for decl in decls {
+        match describe_tool(config, krate, &lowerer, decl) {
+            Ok((tool, warnings)) => {
+                diagnostics.extend(warnings);
+                tools.push(tool);
+            }
+            Err(errors) => diagnostics.extend(errors),
+        }
+    }
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    check_duplicates(krate, &tools, &mut diagnostics);
+    let context = context_type(krate, &lowerer, &tools, &mut diagnostics);
+    (Table { tools, context }, diagnostics)
+}
+
+fn describe_tool(
+    config: &Config,
+    krate: &Crate,
+    lowerer: &Lowerer<'_>,
+    decl: ToolDecl,
+) -> Result<(DescribedTool, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let module = decl.module;
+    let at = |span: proc_macro2::Span| krate.location(module, span);
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let attr = &decl.attr;
+
+    if let Err(e) = validate_name(&decl.name, config.names, &config.prefixes) {
+        errors.push(Diagnostic::error(at(decl.name_span), e.to_string()));
+    }
+    let description = match &decl.doc {
+        Some(text) if !doc::description(text).is_empty() => doc::description(text),
+        _ => {
+            errors.push(Diagnostic::error(
+                at(decl.fn_ident.span()),
+                format!(
+                    "tool `{}` has no doc comment; its description is what a model reads to decide when to call it, so write one (`/// Search notes by text.`)",
+                    decl.name
+                ),
+            ));
+            String::new()
+        }
+    };
+    if attr.tier.value == Tier::Destructive
+        && attr.confirm.is_none()
+        && !config.allow_unconfirmed_destructive
+    {
+        warnings.push(Diagnostic::warning(
+            at(attr.tier.span),
+            format!(
+                "destructive tool `{}` does not require confirmation; add `confirm = \"<what it destroys>\"`, or set `allow_unconfirmed_destructive = true` in [package.metadata.tooltable]",
+                decl.name
+            ),
+        ));
+    }
+
+    let mut input_schema = match &decl.shape.params {
+        None => schema::no_parameters(),
+        Some(params) => match lowerer.root_schema(module, params, Contract::Deserialize) {
+            Ok(schema) => {
+                if let Err(e) = schema::check_input_schema(&schema) {
+                    errors.push(Diagnostic::error(
+                        at(params.span()),
+                        format!(
+                            "the parameter type `{}` of tool `{}` cannot be served: {e}",
+                            params.to_token_stream(),
+                            decl.name
+                        ),
+                    ));
+                }
+                schema
+            }
+            Err(e) => {
+                errors.push(lower_error(krate, e));
+                Value::Null
+            }
+        },
+    };
+    if let Some(c) = &attr.confirm {
+        if input_schema.is_object() {
+            if let Err(e) = confirm::inject(&mut input_schema, c.value.consequence()) {
+                let span = decl.shape.params.as_ref().map_or(c.span, |p| p.span());
+                errors.push(Diagnostic::error(
+                    at(span),
+                    format!("tool `{}` confirms, but {e}", decl.name),
+                ));
+            }
+        }
+    }
+
+    let (output_schema, wrap_output) = match (decl.shape.output.kind, &decl.shape.output.ty) {
+        (OutputKind::Text | OutputKind::Content, _) => (None, false),
+        (OutputKind::Structured, None) => (Some(wrap_result(json!({"type": "null"}))), true),
+        (OutputKind::Structured, Some(ty)) => {
+            match lowerer.root_schema(module, ty, Contract::Serialize) {
+                Ok(schema) if schema.get("type").and_then(Value::as_str) == Some("object") => {
+                    (Some(schema), false)
+                }
+                Ok(schema) => (Some(wrap_result(schema)), true),
+                Err(e) => {
+                    errors.push(lower_error(krate, e));
+                    (None, false)
+                }
+            }
+        }
+    };
+
+    let mut meta = Map::new();
+    let mut declarations = Map::new();
+    for decl_meta in &attr.meta {
+        declarations.insert(decl_meta.key.value.clone(), decl_meta.value.clone());
+    }
+    if let Some(deprecated) = &decl.deprecated {
+        let value = match &deprecated.note {
+            Some(note) => Value::String(note.clone()),
+            None => Value::Bool(true),
+        };
+        declarations.insert("deprecated".into(), value);
+    }
+    if !declarations.is_empty() {
+        meta.insert(config.declarations_key(), Value::Object(declarations));
+    }
+
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let descriptor = descriptor::build(descriptor::DescriptorParts {
+        name: &decl.name,
+        title: attr.title.as_ref().map(|t| t.value.as_str()),
+        description: &description,
+        input_schema,
+        output_schema,
+        annotations: Annotations::derive(attr.tier.value, attr.idempotent(), attr.world()),
+        meta,
+    });
+    let descriptor_text = descriptor::to_text(&descriptor);
+    if let Err(message) = limits::check_descriptor_size(&decl.name, &descriptor_text) {
+        return Err(vec![Diagnostic::error(at(decl.fn_ident.span()), message)]);
+    }
+    let fingerprint = fingerprint::descriptor_fingerprint(
+        &descriptor,
+        attr.permission.as_ref().map(|p| p.value.as_str()),
+    );
+    let source = krate
+        .display_path(module)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    Ok((
+        DescribedTool {
+            name: decl.name.clone(),
+            summary: doc::summary(&description),
+            description,
+            source,
+            descriptor,
+            descriptor_text,
+            fingerprint,
+            wrap_output,
+            decl,
+        },
+        warnings,
+    ))
+}
+
+/// Wraps a non-object output schema as `{"result": T}`, keeping `$defs` at
+/// the root and pointing recursive references at the wrapped value.
+fn wrap_result(mut inner: Value) -> Value {
+    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
+    retarget_root_refs(&mut inner);
+    let mut properties = Map::new();
+    properties.insert("result".into(), inner);
+    let mut wrapper =
+        json!({"type": "object", "properties": Value::Object(properties), "required": ["result"]});
+    if let (Some(defs), Some(object)) = (defs, wrapper.as_object_mut()) {
+        object.insert("$defs".into(), defs);
+    }
+    wrapper
+}
+
+fn retarget_root_refs(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.get("$ref").and_then(Value::as_str) == Some("#") {
+                map.insert("$ref".into(), Value::String("#/properties/result".into()));
+            }
+            map.values_mut().for_each(retarget_root_refs);
+        }
+        Value::Array(items) => items.iter_mut().for_each(retarget_root_refs),
+        _ => {}
+    }
+}
+
+fn check_duplicates(krate: &Crate, tools: &[DescribedTool], diagnostics: &mut Vec<Diagnostic>) {
+    for pair in tools.windows(2) {
+        let (first, second) = (&pair[0], &pair[1]);
+        if first.name == second.name {
+            let here = krate.location(second.decl.module, second.decl.name_span);
+            let there = krate.location(first.decl.module, first.decl.name_span);
+            diagnostics.push(Diagnostic::error(
+                here.clone(),
+                format!(
+                    "tool name `{}` is declared twice: here and at {there}; rename one of them",
+                    second.name
+                ),
+            ));
+            diagnostics.push(Diagnostic::error(
+                there,
+                format!(
+                    "tool name `{}` is declared twice: here and at {here}; rename one of them",
+                    first.name
+                ),
+            ));
+        }
+    }
+}
+
+/// The identity of a context type (to compare tools) and how to name it from the root.
+struct ContextOf {
+    key: String,
+    written: String,
+    path_from_root: Option<String>,
+}
+
+fn context_of(
+    krate: &Crate,
+    lowerer: &Lowerer<'_>,
+    tool: &DescribedTool,
+) -> Result<Option<ContextOf>, Diagnostic> {
+    let decl = &tool.decl;
+    let ty = match (&decl.shape.context, &decl.self_ty) {
+        (Some(ty), _) => ty,
+        (None, Some(ty)) => ty,
+        (None, None) => return Ok(None),
+    };
+    let written = ty.to_token_stream().to_string().replace(' ', "");
+    let syn::Type::Path(path) = ty else {
+        return Err(Diagnostic::error(
+            krate.location(decl.module, ty.span()),
+            format!(
+                "the context type `{written}` of tool `{}` must be a named type",
+                tool.name
+            ),
+        ));
+    };
+    let resolved = lowerer
+        .resolver
+        .resolve(decl.module, &path.path)
+        .map_err(|e| {
+            Diagnostic::error(
+                krate.location(decl.module, ty.span()),
+                format!(
+                    "cannot resolve the context type of tool `{}`: {}",
+                    tool.name, e.0
+                ),
+            )
+        })?;
+    let (key, item_module, ident, public) = match resolved {
+        Resolved::Struct(m, s) => (
+            format!("{}::{}", krate.module_path(m), s.ident),
+            Some(m),
+            s.ident.to_string(),
+            !matches!(s.vis, syn::Visibility::Inherited),
+        ),
+        Resolved::Enum(m, e) => (
+            format!("{}::{}", krate.module_path(m), e.ident),
+            Some(m),
+            e.ident.to_string(),
+            !matches!(e.vis, syn::Visibility::Inherited),
+        ),
+        Resolved::Foreign(segments) => (segments.join("::"), None, String::new(), true),
+        _ => (written.clone(), None, String::new(), false),
+    };
+    let path_from_root = match item_module {
+        Some(m) if reachable_from_root(krate, m) && (public || m == Crate::ROOT) => {
+            Some(format!("{}::{ident}", krate.module_path(m)))
+        }
+        Some(_) => None,
+        None if key.contains("::") => Some(format!("::{key}")),
+        None => Some(key.clone()),
+    };
+    Ok(Some(ContextOf {
+        key,
+        written,
+        path_from_root,
+    }))
+}
+
+fn reachable_from_root(krate: &Crate, module: ModuleId) -> bool {
+    let mut current = module;
+    while let Some(parent) = krate.modules[current].parent {
+        if parent != Crate::ROOT && matches!(krate.modules[current].vis, syn::Visibility::Inherited)
+        {
+            return false;
+        }
+        current = parent;
+    }
+    true
+}
+
+fn context_type(
+    krate: &Crate,
+    lowerer: &Lowerer<'_>,
+    tools: &[DescribedTool],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ContextType {
+    let mut groups: Vec<(ContextOf, Vec<&DescribedTool>)> = Vec::new();
+    for tool in tools {
+        match context_of(krate, lowerer, tool) {
+            Ok(Some(ctx)) => match groups.iter_mut().find(|(c, _)| c.key == ctx.key) {
+                Some((_, members)) => members.push(tool),
+                None => groups.push((ctx, vec![tool])),
+            },
+            Ok(None) => {}
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    if groups.len() > 1 {
+        let sides = groups
+            .iter()
+            .map(|(ctx, members)| {
+                format!(
+                    "`{}` ({})",
+                    ctx.written,
+                    members
+                        .iter()
+                        .map(|t| t.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" and ");
+        for (_, members) in &groups {
+            for tool in members {
+                diagnostics.push(Diagnostic::error(
+                    krate.location(tool.decl.module, tool.decl.fn_ident.span()),
+                    format!("the tools of a table share one context type, but these disagree: {sides}; give them the same context"),
+                ));
+            }
+        }
+        return ContextType::Unit;
+    }
+    let Some((ctx, members)) = groups.into_iter().next() else {
+        return ContextType::Unit;
+    };
+    if let Some(free) = members.iter().find(|t| t.decl.shape.context.is_some()) {
+        return ContextType::Marker(free.name.clone());
+    }
+    match ctx.path_from_root {
+        Some(path) => ContextType::Path(path),
+        None => {
+            let tool = members[0];
+            diagnostics.push(Diagnostic::error(
+                krate.location(tool.decl.module, tool.decl.fn_ident.span()),
+                format!(
+                    "the table names its context type `{}` from the crate root, but it is private to its module; make the type and the modules that hold it `pub(crate)`, or add a free-function tool that takes `&{}`",
+                    ctx.written, ctx.written
+                ),
+            ));
+            ContextType::Unit
+        }
+    }
+}
+
+/// The location of a tool's declaration, for messages from later stages.
+pub fn tool_location(krate: &Crate, tool: &DescribedTool) -> Location {
+    krate.location(tool.decl.module, tool.decl.fn_ident.span())
+}

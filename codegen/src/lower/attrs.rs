@@ -1,0 +1,949 @@
+//! The serde, schemars, validator and garde attributes that change a schema.
+//!
+//! schemars reads serde's attributes (through serde's own rules) and lets a
+//! `#[schemars(...)]` item with the same keyword override serde's; it reads
+//! validation attributes from `schemars`, `validate` and `garde`. This module
+//! reads the same attributes with the same precedence into plain data. An
+//! attribute whose effect cannot be known from the source (a function that
+//! produces the schema, a regex held in a static) is an error that names it
+//! and says how to write it so the build can read it.
+
+use super::case::RenameRule;
+use crate::syntax::doc::doc_text;
+use proc_macro2::{Span, TokenStream};
+use serde_json::Value;
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprLit, Ident, Lit, LitStr, Token};
+
+/// An attribute problem, located.
+#[derive(Clone, Debug)]
+pub struct AttrError {
+    /// Where.
+    pub span: Span,
+    /// What, and how to fix it.
+    pub message: String,
+}
+
+fn error(span: Span, message: impl Into<String>) -> AttrError {
+    AttrError {
+        span,
+        message: message.into(),
+    }
+}
+
+type Result<T> = std::result::Result<T, AttrError>;
+
+/// One item of an attribute list: `key`, `key = value`, or `key(...)`.
+#[derive(Clone, Debug)]
+struct Item {
+    key: Ident,
+    value: ItemValue,
+}
+
+#[derive(Clone, Debug)]
+enum ItemValue {
+    Flag,
+    Expr(Expr),
+    List(TokenStream),
+}
+
+impl Parse for Item {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Item> {
+        use syn::ext::IdentExt;
+        if input.peek(Token![!]) {
+            return Err(input.error("`!keyword` in #[schemars] is not supported by tooltable; remove the serde attribute instead"));
+        }
+        let key = Ident::parse_any(input)?;
+        let value = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            ItemValue::Expr(input.parse()?)
+        } else if input.peek(syn::token::Paren) {
+            let content;
+            syn::parenthesized!(content in input);
+            ItemValue::List(content.parse()?)
+        } else {
+            ItemValue::Flag
+        };
+        Ok(Item { key, value })
+    }
+}
+
+impl Item {
+    fn name(&self) -> String {
+        self.key.to_string()
+    }
+
+    fn span(&self) -> Span {
+        self.key.span()
+    }
+
+    fn lit_str(&self) -> Result<String> {
+        match &self.value {
+            ItemValue::Expr(Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            })) => Ok(s.value()),
+            _ => Err(error(
+                self.span(),
+                format!("`{}` takes a string literal here", self.key),
+            )),
+        }
+    }
+
+    fn list(&self) -> Result<Vec<Item>> {
+        match &self.value {
+            ItemValue::List(tokens) => Punctuated::<Item, Token![,]>::parse_terminated
+                .parse2(tokens.clone())
+                .map(|p| p.into_iter().collect())
+                .map_err(|e| error(e.span(), e.to_string())),
+            _ => Err(error(
+                self.span(),
+                format!("`{}` takes a list here: `{}(...)`", self.key, self.key),
+            )),
+        }
+    }
+}
+
+fn items(attrs: &[Attribute], name: &str) -> Result<Vec<Item>> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+        let syn::Meta::List(list) = &attr.meta else {
+            continue;
+        };
+        let parsed = Punctuated::<Item, Token![,]>::parse_terminated
+            .parse2(list.tokens.clone())
+            .map_err(|e| error(e.span(), format!("cannot read #[{name}(...)]: {e}")))?;
+        out.extend(parsed);
+    }
+    Ok(out)
+}
+
+/// The serde keywords a `#[schemars(...)]` item of the same name overrides.
+const SCHEMARS_OVERRIDES: [&str; 18] = [
+    "rename",
+    "rename_all",
+    "rename_all_fields",
+    "deny_unknown_fields",
+    "tag",
+    "content",
+    "untagged",
+    "default",
+    "skip",
+    "skip_serializing",
+    "skip_serializing_if",
+    "skip_deserializing",
+    "flatten",
+    "remote",
+    "transparent",
+    "into",
+    "from",
+    "try_from",
+];
+
+/// The serde attribute items in force, after `#[schemars]` overrides.
+fn effective_serde(attrs: &[Attribute]) -> Result<Vec<Item>> {
+    let schemars = items(attrs, "schemars")?;
+    let mut overridden: Vec<String> = schemars
+        .iter()
+        .map(Item::name)
+        .filter(|k| SCHEMARS_OVERRIDES.contains(&k.as_str()))
+        .collect();
+    if overridden.iter().any(|k| k == "skip") {
+        overridden.push("skip_serializing".into());
+        overridden.push("skip_deserializing".into());
+    }
+    let mut effective: Vec<Item> = schemars
+        .into_iter()
+        .filter(|i| SCHEMARS_OVERRIDES.contains(&i.name().as_str()))
+        .collect();
+    for item in items(attrs, "serde")? {
+        let key = item.name();
+        if !overridden.contains(&key) {
+            effective.push(item);
+        }
+    }
+    Ok(effective)
+}
+
+/// A name under each contract, as serde's `rename(serialize = .., deserialize = ..)` allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Both<T> {
+    /// Under the serialize contract.
+    pub ser: Option<T>,
+    /// Under the deserialize contract.
+    pub de: Option<T>,
+}
+
+impl<T> Default for Both<T> {
+    fn default() -> Both<T> {
+        Both {
+            ser: None,
+            de: None,
+        }
+    }
+}
+
+impl<T: Clone> Both<T> {
+    /// The value for one contract.
+    pub fn get(&self, contract: super::Contract) -> Option<&T> {
+        match contract {
+            super::Contract::Serialize => self.ser.as_ref(),
+            super::Contract::Deserialize => self.de.as_ref(),
+        }
+    }
+}
+
+fn both_strings(item: &Item) -> Result<Both<String>> {
+    match &item.value {
+        ItemValue::Expr(_) => {
+            let s = item.lit_str()?;
+            Ok(Both {
+                ser: Some(s.clone()),
+                de: Some(s),
+            })
+        }
+        ItemValue::List(_) => {
+            let mut both = Both::default();
+            for inner in item.list()? {
+                match inner.name().as_str() {
+                    "serialize" => both.ser = Some(inner.lit_str()?),
+                    "deserialize" => both.de = Some(inner.lit_str()?),
+                    other => {
+                        return Err(error(
+                            inner.span(),
+                            format!("`{other}` is not `serialize` or `deserialize`"),
+                        ));
+                    }
+                }
+            }
+            Ok(both)
+        }
+        ItemValue::Flag => Err(error(item.span(), format!("`{}` needs a value", item.key))),
+    }
+}
+
+fn both_rules(item: &Item) -> Result<Both<RenameRule>> {
+    let names = both_strings(item)?;
+    let rule = |name: Option<String>| -> Result<Option<RenameRule>> {
+        match name {
+            None => Ok(None),
+            Some(n) => RenameRule::parse(&n).map(Some).ok_or_else(|| {
+                error(
+                    item.span(),
+                    format!(
+                        "unknown rename rule `{n}`; expected one of {}",
+                        RenameRule::ALL
+                            .iter()
+                            .map(|(s, _)| format!("\"{s}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            }),
+        }
+    };
+    Ok(Both {
+        ser: rule(names.ser)?,
+        de: rule(names.de)?,
+    })
+}
+
+/// serde's `default` on a container or field.
+#[derive(Clone, Debug, Default)]
+pub enum SerdeDefault {
+    /// None given.
+    #[default]
+    None,
+    /// `#[serde(default)]`: the type's `Default`.
+    Default,
+    /// `#[serde(default = "path")]`.
+    Path(syn::ExprPath),
+}
+
+impl SerdeDefault {
+    /// Whether a default is given.
+    pub fn is_some(&self) -> bool {
+        !matches!(self, SerdeDefault::None)
+    }
+}
+
+fn serde_default(item: &Item) -> Result<SerdeDefault> {
+    match &item.value {
+        ItemValue::Flag => Ok(SerdeDefault::Default),
+        ItemValue::Expr(_) => {
+            let text = item.lit_str()?;
+            syn::parse_str::<syn::ExprPath>(&text)
+                .map(SerdeDefault::Path)
+                .map_err(|_| {
+                    error(
+                        item.span(),
+                        format!("`default = \"{text}\"` does not name a function"),
+                    )
+                })
+        }
+        ItemValue::List(_) => Err(error(item.span(), "`default` takes no list")),
+    }
+}
+
+/// The documentation and metadata every container, variant and field can carry.
+#[derive(Clone, Debug, Default)]
+pub struct Common {
+    /// The doc comment's text.
+    pub doc: Option<String>,
+    /// `#[deprecated]`.
+    pub deprecated: bool,
+    /// `#[schemars(title = "..")]`.
+    pub title: Option<String>,
+    /// `#[schemars(description = "..")]`.
+    pub description: Option<String>,
+    /// `#[schemars(example = ..)]` values.
+    pub examples: Vec<Value>,
+    /// `#[schemars(extend("key" = value))]` entries.
+    pub extensions: Vec<(String, Value)>,
+}
+
+impl Common {
+    /// Whether nothing is set (schemars then forwards a transparent type entirely).
+    pub fn is_default(&self) -> bool {
+        self.doc.is_none()
+            && !self.deprecated
+            && self.title.is_none()
+            && self.description.is_none()
+            && self.examples.is_empty()
+            && self.extensions.is_empty()
+    }
+
+    fn read(attrs: &[Attribute], schemars: &[Item], serde: &[Item]) -> Result<Common> {
+        let mut common = Common {
+            doc: doc_text(attrs).map_err(|e| error(e.span(), e.to_string()))?,
+            deprecated: attrs.iter().any(|a| a.path().is_ident("deprecated")),
+            ..Common::default()
+        };
+        for item in schemars.iter().chain(serde) {
+            match item.name().as_str() {
+                "title" => common.title = Some(literal_string(item)?),
+                "description" => common.description = Some(literal_string(item)?),
+                "example" => common.examples.push(literal_value(item)?),
+                "extend" => {
+                    let ItemValue::List(tokens) = &item.value else {
+                        return Err(error(
+                            item.span(),
+                            "`extend` takes a list: `extend(\"key\" = value)`",
+                        ));
+                    };
+                    for (key, value) in parse_extensions(tokens.clone())? {
+                        if common.extensions.iter().any(|(k, _)| *k == key) {
+                            return Err(error(
+                                item.span(),
+                                format!("extension key `{key}` is given twice"),
+                            ));
+                        }
+                        common.extensions.push((key, value));
+                    }
+                }
+                "transform" => {
+                    return Err(error(
+                        item.span(),
+                        "`transform` runs a function on the schema, which the build script cannot run; express the change with `extend(..)`, or with attributes tooltable reads",
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(common)
+    }
+}
+
+fn literal_string(item: &Item) -> Result<String> {
+    item.lit_str().map_err(|_| {
+        error(
+            item.span(),
+            format!(
+                "`{}` must be a string literal for the build script to read it",
+                item.key
+            ),
+        )
+    })
+}
+
+fn literal_value(item: &Item) -> Result<Value> {
+    match &item.value {
+        ItemValue::Expr(expr) => expr_value(expr).ok_or_else(|| {
+            error(
+                item.span(),
+                format!("`{}` must be a literal (a string, number, boolean or list of them) for the build script to read it", item.key),
+            )
+        }),
+        _ => Err(error(item.span(), format!("`{}` takes a value", item.key))),
+    }
+}
+
+/// A JSON value from a literal expression: strings, numbers, booleans,
+/// arrays of these, `&"str"`, and negative numbers.
+pub fn expr_value(expr: &Expr) -> Option<Value> {
+    match expr {
+        Expr::Lit(ExprLit { lit, .. }) => match lit {
+            Lit::Str(s) => Some(Value::String(s.value())),
+            Lit::Bool(b) => Some(Value::Bool(b.value)),
+            Lit::Int(i) => i
+                .base10_parse::<u64>()
+                .map(Value::from)
+                .or_else(|_| i.base10_parse::<i64>().map(Value::from))
+                .ok(),
+            Lit::Float(f) => f
+                .base10_parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            Lit::Char(c) => Some(Value::String(c.value().to_string())),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match expr_value(&u.expr)? {
+            Value::Number(n) => {
+                if let Some(i) = n.as_u64() {
+                    i64::try_from(i).ok().map(|i| Value::from(-i))
+                } else {
+                    n.as_f64()
+                        .and_then(|f| serde_json::Number::from_f64(-f))
+                        .map(Value::Number)
+                }
+            }
+            _ => None,
+        },
+        Expr::Reference(r) => expr_value(&r.expr),
+        Expr::Paren(p) => expr_value(&p.expr),
+        Expr::Group(g) => expr_value(&g.expr),
+        Expr::Array(a) => a
+            .elems
+            .iter()
+            .map(expr_value)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let elems = m
+                .mac
+                .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+                .ok()?;
+            elems
+                .iter()
+                .map(expr_value)
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array)
+        }
+        _ => None,
+    }
+}
+
+fn parse_extensions(tokens: TokenStream) -> Result<Vec<(String, Value)>> {
+    struct Ext(LitStr, Expr);
+    impl Parse for Ext {
+        fn parse(input: ParseStream<'_>) -> syn::Result<Ext> {
+            let key: LitStr = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Ok(Ext(key, input.parse()?))
+        }
+    }
+    let parsed = Punctuated::<Ext, Token![,]>::parse_terminated
+        .parse2(tokens)
+        .map_err(|e| error(e.span(), format!("cannot read `extend(..)`: {e}")))?;
+    parsed
+        .into_iter()
+        .map(|Ext(key, value)| {
+            let json = json_literal(&value).ok_or_else(|| {
+                error(value.span(), "an `extend` value must be a literal or a JSON-like literal (`{..}`, `[..]`) for the build script to read it")
+            })?;
+            Ok((key.value(), json))
+        })
+        .collect()
+}
+
+/// A value written in `json!`-like syntax: literals, arrays, and `{ "k": v }` blocks.
+fn json_literal(expr: &Expr) -> Option<Value> {
+    if let Some(value) = expr_value(expr) {
+        return Some(value);
+    }
+    match expr {
+        Expr::Path(p) if p.path.is_ident("null") => Some(Value::Null),
+        Expr::Block(block) if block.block.stmts.is_empty() => {
+            Some(Value::Object(serde_json::Map::new()))
+        }
+        Expr::Block(block) => {
+            let text = quote::ToTokens::to_token_stream(&block.block).to_string();
+            serde_json::from_str(&text).ok()
+        }
+        _ => None,
+    }
+}
+
+/// A length or range bound: `min`, `max`, `equal`.
+#[derive(Clone, Debug, Default)]
+pub struct Bounds {
+    /// `min = ..`.
+    pub min: Option<Value>,
+    /// `max = ..`.
+    pub max: Option<Value>,
+    /// `equal = ..`.
+    pub equal: Option<Value>,
+}
+
+/// Validation attributes schemars turns into keywords.
+#[derive(Clone, Debug, Default)]
+pub struct Validation {
+    /// `length(..)`.
+    pub length: Option<Bounds>,
+    /// `range(..)`.
+    pub range: Option<Bounds>,
+    /// `regex(pattern = ..)` or garde's `pattern(..)`.
+    pub pattern: Option<String>,
+    /// `contains(..)`.
+    pub contains: Option<String>,
+    /// `required`.
+    pub required: bool,
+    /// `email`, `url`, `ip`, `ipv4`, `ipv6`: the `format` it sets.
+    pub format: Option<&'static str>,
+    /// `inner(..)`: validation of a collection's items.
+    pub inner: Option<Box<Validation>>,
+}
+
+impl Validation {
+    fn read(schemars: &[Item], validate: &[Item], garde: &[Item]) -> Result<Validation> {
+        let mut v = Validation::default();
+        v.absorb(schemars, "schemars")?;
+        v.absorb(validate, "validate")?;
+        v.absorb(garde, "garde")?;
+        Ok(v)
+    }
+
+    fn absorb(&mut self, items: &[Item], kind: &str) -> Result<()> {
+        for item in items {
+            let name = item.name();
+            let format = match name.as_str() {
+                "email" => Some("email"),
+                "url" => Some("uri"),
+                "ip" => Some("ip"),
+                "ipv4" => Some("ipv4"),
+                "ipv6" => Some("ipv6"),
+                _ => None,
+            };
+            if let Some(format) = format {
+                self.format.get_or_insert(format);
+                continue;
+            }
+            match name.as_str() {
+                "length" => self.length = Some(bounds(item)?),
+                "range" => self.range = Some(bounds(item)?),
+                "required" => self.required = true,
+                "pattern" if kind != "validate" => {
+                    self.pattern = Some(pattern_literal(item, &item.value)?)
+                }
+                "regex" if kind != "garde" => {
+                    let mut found = None;
+                    for inner in item.list()? {
+                        match inner.name().as_str() {
+                            "pattern" => found = Some(pattern_literal(&inner, &inner.value)?),
+                            "path" => {
+                                return Err(error(
+                                    inner.span(),
+                                    "a regex given by `path` lives in a static the build script cannot read; give the pattern as a literal with #[schemars(regex(pattern = r\"...\"))]",
+                                ));
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.pattern = Some(found.ok_or_else(|| {
+                        error(item.span(), "`regex(..)` needs `pattern = r\"...\"`")
+                    })?);
+                }
+                "contains" => {
+                    let text = match &item.value {
+                        ItemValue::List(tokens) => {
+                            let list = Punctuated::<Item, Token![,]>::parse_terminated
+                                .parse2(tokens.clone());
+                            match list {
+                                Ok(list) if list.iter().any(|i| i.name() == "pattern") => list
+                                    .iter()
+                                    .find(|i| i.name() == "pattern")
+                                    .map(|i| i.lit_str())
+                                    .transpose()?,
+                                _ => {
+                                    let expr: Expr = syn::parse2(tokens.clone())
+                                        .map_err(|e| error(e.span(), e.to_string()))?;
+                                    match expr_value(&expr) {
+                                        Some(Value::String(s)) => Some(s),
+                                        _ => None,
+                                    }
+                                }
+                            }
+                        }
+                        _ => None,
+                    };
+                    self.contains = Some(text.ok_or_else(|| {
+                        error(item.span(), "`contains` must give its text as a string literal for the build script to read it")
+                    })?);
+                }
+                "inner" if kind != "validate" => {
+                    let mut inner = self.inner.take().map(|b| *b).unwrap_or_default();
+                    inner.absorb(&item.list()?, kind)?;
+                    self.inner = Some(Box::new(inner));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether nothing is set.
+    pub fn is_default(&self) -> bool {
+        self.length.is_none()
+            && self.range.is_none()
+            && self.pattern.is_none()
+            && self.contains.is_none()
+            && !self.required
+            && self.format.is_none()
+            && self.inner.is_none()
+    }
+}
+
+fn pattern_literal(item: &Item, value: &ItemValue) -> Result<String> {
+    let expr = match value {
+        ItemValue::Expr(e) => e.clone(),
+        ItemValue::List(tokens) => {
+            syn::parse2::<Expr>(tokens.clone()).map_err(|e| error(e.span(), e.to_string()))?
+        }
+        ItemValue::Flag => return Err(error(item.span(), "`pattern` needs a value")),
+    };
+    match expr_value(&expr) {
+        Some(Value::String(s)) => Ok(s),
+        _ => Err(error(
+            expr.span(),
+            "the pattern must be a string literal for the build script to read it, such as r\"^[a-z]+$\"",
+        )),
+    }
+}
+
+fn bounds(item: &Item) -> Result<Bounds> {
+    let mut b = Bounds::default();
+    for inner in item.list()? {
+        let value = match &inner.value {
+            ItemValue::Expr(Expr::Lit(ExprLit { lit: Lit::Str(s), .. })) => {
+                let expr: Expr = s.parse().map_err(|e| error(s.span(), e.to_string()))?;
+                expr_value(&expr)
+            }
+            ItemValue::Expr(e) => expr_value(e),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            error(
+                inner.span(),
+                format!(
+                    "`{}` in `{}(..)` must be a number literal for the build script to read it (not a constant or an expression)",
+                    inner.key, item.key
+                ),
+            )
+        })?;
+        match inner.name().as_str() {
+            "min" => b.min = Some(value),
+            "max" => b.max = Some(value),
+            "equal" => b.equal = Some(value),
+            other => {
+                return Err(error(
+                    inner.span(),
+                    format!("unknown bound `{other}`; use `min`, `max` or `equal`"),
+                ));
+            }
+        }
+    }
+    Ok(b)
+}
+
+/// How an enum is tagged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"Variant": content}` (serde's default).
+    External,
+    /// `{"tag": "Variant", ..fields}`.
+    Internal(String),
+    /// `{"tag": "Variant", "content": content}`.
+    Adjacent(String, String),
+    /// The content alone.
+    Untagged,
+}
+
+/// What a container (struct or enum) says about itself.
+#[derive(Clone, Debug)]
+pub struct ContainerAttrs {
+    /// Metadata.
+    pub common: Common,
+    /// `#[schemars(rename = "..")]`, which may hold `{T}` placeholders.
+    pub rename_format: Option<String>,
+    /// serde's rename of the container.
+    pub rename: Both<String>,
+    /// `rename_all`.
+    pub rename_all: Both<RenameRule>,
+    /// `rename_all_fields` (enums).
+    pub rename_all_fields: Both<RenameRule>,
+    /// `deny_unknown_fields`.
+    pub deny_unknown_fields: bool,
+    /// The tagging of an enum.
+    pub tagging: Tagging,
+    /// `default` on the container.
+    pub default: SerdeDefault,
+    /// `transparent`.
+    pub transparent: bool,
+    /// `#[schemars(inline)]`.
+    pub inline: bool,
+    /// `#[schemars(with = "Type")]`.
+    pub with: Option<syn::Type>,
+}
+
+/// What a variant says about itself.
+#[derive(Clone, Debug, Default)]
+pub struct VariantAttrs {
+    /// Metadata.
+    pub common: Common,
+    /// `rename`.
+    pub rename: Both<String>,
+    /// `rename_all` (for a struct variant's fields).
+    pub rename_all: Both<RenameRule>,
+    /// `skip_serializing`.
+    pub skip_serializing: bool,
+    /// `skip_deserializing`.
+    pub skip_deserializing: bool,
+    /// `untagged` on this variant.
+    pub untagged: bool,
+    /// `#[schemars(with = "Type")]`.
+    pub with: Option<syn::Type>,
+}
+
+impl VariantAttrs {
+    /// Whether the variant has no metadata and no `with` (schemars then
+    /// lists a unit variant in the plain string `enum`).
+    pub fn is_default(&self) -> bool {
+        self.common.is_default() && self.with.is_none()
+    }
+}
+
+/// What a field says about itself.
+#[derive(Clone, Debug, Default)]
+pub struct FieldAttrs {
+    /// Metadata.
+    pub common: Common,
+    /// Validation.
+    pub validation: Validation,
+    /// `rename`.
+    pub rename: Both<String>,
+    /// `skip_serializing`.
+    pub skip_serializing: bool,
+    /// `skip_deserializing`.
+    pub skip_deserializing: bool,
+    /// `skip_serializing_if = "path"`.
+    pub skip_serializing_if: Option<syn::ExprPath>,
+    /// `default`.
+    pub default: SerdeDefault,
+    /// `flatten`.
+    pub flatten: bool,
+    /// `#[schemars(with = "Type")]`.
+    pub with: Option<syn::Type>,
+}
+
+fn parse_type(item: &Item) -> Result<syn::Type> {
+    let text = item.lit_str()?;
+    syn::parse_str(&text).map_err(|_| {
+        error(
+            item.span(),
+            format!("`with = \"{text}\"` does not name a type"),
+        )
+    })
+}
+
+fn refuse_unknowable(item: &Item, has_schemars_with: bool) -> Result<()> {
+    let name = item.name();
+    if matches!(
+        name.as_str(),
+        "with" | "serialize_with" | "deserialize_with"
+    ) && !has_schemars_with
+    {
+        return Err(error(
+            item.span(),
+            format!(
+                "`{name}` makes serde read or write this through a function, so the build script cannot know its schema from the type; say what it is with #[schemars(with = \"Type\")]"
+            ),
+        ));
+    }
+    if matches!(name.as_str(), "from" | "try_from" | "into" | "remote") {
+        return Err(error(
+            item.span(),
+            format!(
+                "`{name}` makes serde go through another type, which the build script cannot follow; say what the schema is with #[schemars(with = \"Type\")] on the container"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl ContainerAttrs {
+    /// Reads a struct's or enum's attributes.
+    pub fn read(attrs: &[Attribute], is_enum: bool, span: Span) -> Result<ContainerAttrs> {
+        let schemars = items(attrs, "schemars")?;
+        let serde = effective_serde(attrs)?;
+        let with = schemars
+            .iter()
+            .find(|i| i.name() == "with")
+            .map(parse_type)
+            .transpose()?;
+        if let Some(item) = schemars.iter().find(|i| i.name() == "schema_with") {
+            return Err(error(
+                item.span(),
+                "`schema_with` calls a function to make the schema, which the build script cannot run; use #[schemars(with = \"Type\")] instead",
+            ));
+        }
+        let mut out = ContainerAttrs {
+            common: Common::read(attrs, &schemars, &[])?,
+            rename_format: schemars
+                .iter()
+                .find(|i| i.name() == "rename")
+                .map(Item::lit_str)
+                .transpose()?,
+            rename: Both::default(),
+            rename_all: Both::default(),
+            rename_all_fields: Both::default(),
+            deny_unknown_fields: false,
+            tagging: Tagging::External,
+            default: SerdeDefault::None,
+            transparent: false,
+            inline: schemars.iter().any(|i| i.name() == "inline"),
+            with,
+        };
+        let mut tag = None;
+        let mut content = None;
+        let mut untagged = false;
+        for item in &serde {
+            refuse_unknowable(item, out.with.is_some())?;
+            match item.name().as_str() {
+                "rename" => out.rename = both_strings(item)?,
+                "rename_all" => out.rename_all = both_rules(item)?,
+                "rename_all_fields" => out.rename_all_fields = both_rules(item)?,
+                "deny_unknown_fields" => out.deny_unknown_fields = true,
+                "tag" => tag = Some(item.lit_str()?),
+                "content" => content = Some(item.lit_str()?),
+                "untagged" => untagged = true,
+                "default" => out.default = serde_default(item)?,
+                "transparent" => out.transparent = true,
+                _ => {}
+            }
+        }
+        out.tagging = match (untagged, tag, content) {
+            (false, None, None) => Tagging::External,
+            (false, Some(tag), None) => Tagging::Internal(tag),
+            (false, Some(tag), Some(content)) => Tagging::Adjacent(tag, content),
+            (true, None, None) => Tagging::Untagged,
+            (false, None, Some(_)) => return Err(error(span, "`content` needs `tag` as well")),
+            (true, _, _) => {
+                return Err(error(
+                    span,
+                    "`untagged` cannot be combined with `tag` or `content`",
+                ));
+            }
+        };
+        if !is_enum && out.tagging != Tagging::External {
+            if let Tagging::Internal(_) = out.tagging {
+                return Err(error(
+                    span,
+                    "`tag` on a struct adds a field when serializing that schemars does not describe; the build script refuses to guess, so move the tag into a field",
+                ));
+            }
+            return Err(error(
+                span,
+                "`untagged`, `tag` and `content` apply to enums",
+            ));
+        }
+        Ok(out)
+    }
+}
+
+impl VariantAttrs {
+    /// Reads a variant's attributes.
+    pub fn read(attrs: &[Attribute]) -> Result<VariantAttrs> {
+        let schemars = items(attrs, "schemars")?;
+        let serde = effective_serde(attrs)?;
+        let with = schemars
+            .iter()
+            .find(|i| i.name() == "with")
+            .map(parse_type)
+            .transpose()?;
+        let mut out = VariantAttrs {
+            common: Common::read(attrs, &schemars, &[])?,
+            with,
+            ..VariantAttrs::default()
+        };
+        for item in &serde {
+            refuse_unknowable(item, out.with.is_some())?;
+            match item.name().as_str() {
+                "rename" => out.rename = both_strings(item)?,
+                "rename_all" => out.rename_all = both_rules(item)?,
+                "skip" => {
+                    out.skip_serializing = true;
+                    out.skip_deserializing = true;
+                }
+                "skip_serializing" => out.skip_serializing = true,
+                "skip_deserializing" => out.skip_deserializing = true,
+                "untagged" => out.untagged = true,
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl FieldAttrs {
+    /// Reads a field's attributes.
+    pub fn read(attrs: &[Attribute]) -> Result<FieldAttrs> {
+        let schemars = items(attrs, "schemars")?;
+        let serde = effective_serde(attrs)?;
+        let validate = items(attrs, "validate")?;
+        let garde = items(attrs, "garde")?;
+        let with = schemars
+            .iter()
+            .find(|i| i.name() == "with")
+            .map(parse_type)
+            .transpose()?;
+        if let Some(item) = schemars.iter().find(|i| i.name() == "schema_with") {
+            return Err(error(
+                item.span(),
+                "`schema_with` calls a function to make the schema, which the build script cannot run; use #[schemars(with = \"Type\")] instead",
+            ));
+        }
+        let mut out = FieldAttrs {
+            common: Common::read(attrs, &schemars, &[])?,
+            validation: Validation::read(&schemars, &validate, &garde)?,
+            with,
+            ..FieldAttrs::default()
+        };
+        for item in &serde {
+            refuse_unknowable(item, out.with.is_some())?;
+            match item.name().as_str() {
+                "rename" => out.rename = both_strings(item)?,
+                "skip" => {
+                    out.skip_serializing = true;
+                    out.skip_deserializing = true;
+                }
+                "skip_serializing" => out.skip_serializing = true,
+                "skip_deserializing" => out.skip_deserializing = true,
+                "skip_serializing_if" => {
+                    let text = item.lit_str()?;
+                    out.skip_serializing_if = Some(syn::parse_str(&text).map_err(|_| {
+                        error(
+                            item.span(),
+                            format!("`skip_serializing_if = \"{text}\"` does not name a function"),
+                        )
+                    })?);
+                }
+                "default" => out.default = serde_default(item)?,
+                "flatten" => out.flatten = true,
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+}

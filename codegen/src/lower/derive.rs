@@ -1,0 +1,735 @@
+//! Structs and enums of the crate, rendered as `#[derive(JsonSchema)]` renders them.
+//!
+//! Every case of schemars' derive is reproduced: named, tuple, newtype and
+//! unit structs; enums in the four serde representations with unit,
+//! newtype, tuple and struct variants; `transparent`, `with`, `flatten`,
+//! `default`, the skips, renames, validation attributes and doc comments;
+//! and the contract (what deserializing accepts, what serializing gives).
+
+use super::attrs::{ContainerAttrs, FieldAttrs, SerdeDefault, Tagging, Validation, VariantAttrs};
+use super::case::RenameRule;
+use super::schema_ops as ops;
+use super::ty::{Def, DefItem, Scope, Ty};
+use super::{Contract, Generator, LowerError};
+use crate::syntax::doc::title_and_description;
+use proc_macro2::Span;
+use serde_json::{Map, Value, json};
+use std::rc::Rc;
+use syn::spanned::Spanned;
+use syn::{Fields, Type};
+
+/// serde's shape of a struct or variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `struct S;` or `V`.
+    Unit,
+    /// `struct S(T);` or `V(T)`.
+    Newtype,
+    /// `struct S(A, B);` or `V(A, B)`.
+    Tuple,
+    /// `struct S { .. }` or `V { .. }`.
+    Struct,
+}
+
+/// A field, with its serde names.
+#[derive(Clone, Debug)]
+pub struct FieldInfo<'k> {
+    /// The field's name (or index, for tuple fields) in Rust.
+    pub member: String,
+    /// Its type as written.
+    pub ty: &'k Type,
+    /// Its attributes.
+    pub attrs: FieldAttrs,
+    /// Its name when serializing.
+    pub ser_name: String,
+    /// Its name when deserializing.
+    pub de_name: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl FieldInfo<'_> {
+    fn name(&self, contract: Contract) -> &str {
+        match contract {
+            Contract::Serialize => &self.ser_name,
+            Contract::Deserialize => &self.de_name,
+        }
+    }
+
+    fn in_contract(&self, contract: Contract) -> bool {
+        match contract {
+            Contract::Serialize => !self.attrs.skip_serializing,
+            Contract::Deserialize => !self.attrs.skip_deserializing,
+        }
+    }
+}
+
+/// A variant, with its serde names.
+#[derive(Clone, Debug)]
+pub struct VariantInfo<'k> {
+    /// Its attributes.
+    pub attrs: VariantAttrs,
+    /// Its shape.
+    pub style: Style,
+    /// Its fields.
+    pub fields: Vec<FieldInfo<'k>>,
+    /// Its name when serializing.
+    pub ser_name: String,
+    /// Its name when deserializing.
+    pub de_name: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl VariantInfo<'_> {
+    fn name(&self, contract: Contract) -> &str {
+        match contract {
+            Contract::Serialize => &self.ser_name,
+            Contract::Deserialize => &self.de_name,
+        }
+    }
+
+    fn in_contract(&self, contract: Contract) -> bool {
+        match contract {
+            Contract::Serialize => !self.attrs.skip_serializing,
+            Contract::Deserialize => !self.attrs.skip_deserializing,
+        }
+    }
+}
+
+/// A struct's or enum's body.
+#[derive(Clone, Debug)]
+pub enum Data<'k> {
+    /// A struct.
+    Struct(Style, Vec<FieldInfo<'k>>),
+    /// An enum.
+    Enum(Vec<VariantInfo<'k>>),
+}
+
+/// A local type's attributes and body, read once.
+#[derive(Clone, Debug)]
+pub struct ContainerInfo<'k> {
+    /// Its attributes.
+    pub attrs: ContainerAttrs,
+    /// Its body.
+    pub data: Data<'k>,
+    /// serde's name for it (after `rename`).
+    pub serde_name: String,
+}
+
+fn unraw(ident: &syn::Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
+}
+
+fn style_of(fields: &Fields) -> Style {
+    match fields {
+        Fields::Unit => Style::Unit,
+        Fields::Unnamed(u) if u.unnamed.len() == 1 => Style::Newtype,
+        Fields::Unnamed(_) => Style::Tuple,
+        Fields::Named(_) => Style::Struct,
+    }
+}
+
+fn read_fields<'k>(
+    module: crate::scan::ModuleId,
+    fields: &'k Fields,
+    rename_all: &super::attrs::Both<RenameRule>,
+) -> Result<Vec<FieldInfo<'k>>, LowerError> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let attrs = FieldAttrs::read(&field.attrs)
+                .map_err(|e| LowerError::new(module, e.span, e.message))?;
+            let member = field
+                .ident
+                .as_ref()
+                .map_or_else(|| index.to_string(), unraw);
+            let base = |rule: Option<&RenameRule>| match (&field.ident, rule) {
+                (Some(_), Some(rule)) => rule.apply_to_field(&member),
+                _ => member.clone(),
+            };
+            let ser_name = attrs
+                .rename
+                .ser
+                .clone()
+                .unwrap_or_else(|| base(rename_all.ser.as_ref()));
+            let de_name = attrs
+                .rename
+                .de
+                .clone()
+                .unwrap_or_else(|| base(rename_all.de.as_ref()));
+            Ok(FieldInfo {
+                member,
+                ty: &field.ty,
+                attrs,
+                ser_name,
+                de_name,
+                span: field.span(),
+            })
+        })
+        .collect()
+}
+
+/// Reads a local type's attributes and body.
+pub fn read_container<'k>(
+    module: crate::scan::ModuleId,
+    item: DefItem<'k>,
+) -> Result<ContainerInfo<'k>, LowerError> {
+    let err = |e: super::attrs::AttrError| LowerError::new(module, e.span, e.message);
+    let is_enum = matches!(item, DefItem::Enum(_));
+    let attrs = ContainerAttrs::read(item.attrs(), is_enum, item.ident().span()).map_err(err)?;
+    let serde_name = attrs
+        .rename
+        .de
+        .clone()
+        .unwrap_or_else(|| unraw(item.ident()));
+    let data = match item {
+        DefItem::Struct(s) => Data::Struct(
+            style_of(&s.fields),
+            read_fields(module, &s.fields, &attrs.rename_all)?,
+        ),
+        DefItem::Enum(e) => {
+            let mut variants = Vec::with_capacity(e.variants.len());
+            for variant in &e.variants {
+                let vattrs = VariantAttrs::read(&variant.attrs).map_err(err)?;
+                let ident = unraw(&variant.ident);
+                let ser_name = vattrs.rename.ser.clone().unwrap_or_else(|| {
+                    attrs
+                        .rename_all
+                        .ser
+                        .map_or_else(|| ident.clone(), |r| r.apply_to_variant(&ident))
+                });
+                let de_name = vattrs.rename.de.clone().unwrap_or_else(|| {
+                    attrs
+                        .rename_all
+                        .de
+                        .map_or_else(|| ident.clone(), |r| r.apply_to_variant(&ident))
+                });
+                let field_rules = super::attrs::Both {
+                    ser: vattrs.rename_all.ser.or(attrs.rename_all_fields.ser),
+                    de: vattrs.rename_all.de.or(attrs.rename_all_fields.de),
+                };
+                variants.push(VariantInfo {
+                    style: style_of(&variant.fields),
+                    fields: read_fields(module, &variant.fields, &field_rules)?,
+                    attrs: vattrs,
+                    ser_name,
+                    de_name,
+                    span: variant.span(),
+                });
+            }
+            Data::Enum(variants)
+        }
+    };
+    Ok(ContainerInfo {
+        attrs,
+        data,
+        serde_name,
+    })
+}
+
+impl<'k> ContainerInfo<'k> {
+    /// The field serde treats as the transparent one, for `#[serde(transparent)]`.
+    pub fn transparent_field(&self) -> Option<&FieldInfo<'k>> {
+        if !self.attrs.transparent {
+            return None;
+        }
+        let Data::Struct(_, fields) = &self.data else {
+            return None;
+        };
+        fields.iter().find(|f| {
+            let phantom = matches!(f.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "PhantomData"));
+            !phantom && !f.attrs.skip_deserializing && !f.attrs.default.is_some()
+        })
+    }
+}
+
+impl<'g, 'k> Generator<'g, 'k> {
+    /// A local type's attributes and body (read once per type).
+    pub fn container(&self, def: &Def<'k>) -> Result<Rc<ContainerInfo<'k>>, LowerError> {
+        self.lowerer.container(def.module, def.item)
+    }
+
+    /// The type a local type forwards to entirely (schemars' transparent
+    /// impls), if any.
+    pub fn forwarded(&self, def: &Def<'k>) -> Result<Option<Ty<'k>>, LowerError> {
+        let info = self.container(def)?;
+        if let Some(with) = &info.attrs.with {
+            if info.attrs.common.is_default() {
+                return self.lowerer.ty(&Scope::of_def(def), with).map(Some);
+            }
+        }
+        if let Some(field) = info.transparent_field() {
+            if info.attrs.common.is_default()
+                && field.attrs.common.is_default()
+                && field.attrs.validation.is_default()
+                && field.attrs.with.is_none()
+            {
+                return self.lowerer.ty(&Scope::of_def(def), field.ty).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// schemars' name for a local type: serde's name, or the schemars
+    /// `rename` format with `{T}` filled in.
+    pub fn container_name(&self, def: &Def<'k>) -> Result<String, LowerError> {
+        let info = self.container(def)?;
+        let name = info.serde_name.clone();
+        if info.attrs.rename_format.is_none() || !name.contains('{') {
+            return Ok(name);
+        }
+        let mut out = name;
+        for (param, arg) in def.params.iter().zip(&def.args) {
+            out = out.replace(&format!("{{{param}}}"), &self.name(arg)?);
+        }
+        Ok(out.replace("{{", "{").replace("}}", "}"))
+    }
+
+    fn field_ty(&self, def: &Def<'k>, field: &FieldInfo<'k>) -> Result<Ty<'k>, LowerError> {
+        let written = field.attrs.with.as_ref().unwrap_or(field.ty);
+        self.lowerer.ty(&Scope::of_def(def), written)
+    }
+
+    /// The schema of a local type, as its derived `json_schema` gives it.
+    pub fn local_schema(&mut self, def: &Rc<Def<'k>>) -> Result<Value, LowerError> {
+        let info = self.container(def)?;
+        let mut schema = if let Some(with) = &info.attrs.with {
+            let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
+            self.json_schema(&ty)?
+        } else if let Some(field) = info.transparent_field() {
+            self.field_schema(def, field, false)?
+        } else {
+            match &info.data {
+                Data::Struct(Style::Unit, _) => json!({"type": "null"}),
+                Data::Struct(Style::Newtype, fields) => {
+                    self.field_schema(def, &fields[0], false)?
+                }
+                Data::Struct(Style::Tuple, fields) => self.tuple_schema(def, fields)?,
+                Data::Struct(Style::Struct, fields) => self.struct_schema(
+                    def,
+                    fields,
+                    &info.attrs.default,
+                    info.attrs.deny_unknown_fields,
+                )?,
+                Data::Enum(variants) => self.enum_schema(def, &info, variants)?,
+            }
+        };
+        apply_common(&mut schema, &info.attrs.common);
+        apply_extensions(&mut schema, &info.attrs.common);
+        Ok(schema)
+    }
+
+    /// schemars' `expr_for_field`: the field's type's subschema with the
+    /// field's metadata and validation applied.
+    fn field_schema(
+        &mut self,
+        def: &Def<'k>,
+        field: &FieldInfo<'k>,
+        internal_newtype: bool,
+    ) -> Result<Value, LowerError> {
+        self.field_schema_with_default(def, field, internal_newtype, None)
+    }
+
+    fn field_schema_with_default(
+        &mut self,
+        def: &Def<'k>,
+        field: &FieldInfo<'k>,
+        internal_newtype: bool,
+        default: Option<Value>,
+    ) -> Result<Value, LowerError> {
+        let ty = self.field_ty(def, field)?;
+        let mut schema = if field.attrs.validation.required {
+            self.non_optional_json_schema(&ty)?
+        } else if internal_newtype {
+            self.internally_tagged_newtype(&ty)?
+        } else {
+            self.subschema_for(&ty)?
+        };
+        apply_common(&mut schema, &field.attrs.common);
+        apply_validation(&mut schema, &field.attrs.validation);
+        if field.attrs.skip_deserializing {
+            ops::insert(&mut schema, "readOnly", Value::Bool(true));
+        }
+        if field.attrs.skip_serializing {
+            ops::insert(&mut schema, "writeOnly", Value::Bool(true));
+        }
+        if let Some(default) = default {
+            ops::insert(&mut schema, "default", default);
+        }
+        apply_extensions(&mut schema, &field.attrs.common);
+        Ok(schema)
+    }
+
+    fn internally_tagged_newtype(&mut self, ty: &Ty<'k>) -> Result<Value, LowerError> {
+        let mut schema = self.json_schema(ty)?;
+        let modified = ops::allow_unknown_in_immediate_subschemas(&mut schema);
+        if self.inline(ty)?
+            || self.lowerer.inline_subschemas
+            || schema.get("type").and_then(Value::as_str) == Some("null")
+            || schema.get("additionalProperties").and_then(Value::as_bool) == Some(false)
+            || schema.get("unevaluatedProperties").and_then(Value::as_bool) == Some(false)
+            || modified
+        {
+            return Ok(schema);
+        }
+        self.subschema_for(ty)
+    }
+
+    fn tuple_schema(
+        &mut self,
+        def: &Def<'k>,
+        fields: &[FieldInfo<'k>],
+    ) -> Result<Value, LowerError> {
+        let mut prefix = Vec::with_capacity(fields.len());
+        let contract = self.contract;
+        for field in fields.iter().filter(|f| f.in_contract(contract)) {
+            prefix.push(self.field_schema(def, field, false)?);
+        }
+        let mut map = Map::new();
+        map.insert("type".into(), "array".into());
+        let len = prefix.len();
+        if !prefix.is_empty() {
+            map.insert("prefixItems".into(), Value::Array(prefix));
+            map.insert("minItems".into(), len.into());
+        }
+        map.insert("maxItems".into(), len.into());
+        Ok(Value::Object(map))
+    }
+
+    fn struct_schema(
+        &mut self,
+        def: &Def<'k>,
+        fields: &[FieldInfo<'k>],
+        container_default: &SerdeDefault,
+        deny_unknown_fields: bool,
+    ) -> Result<Value, LowerError> {
+        let mut schema = json!({"type": "object"});
+        if deny_unknown_fields {
+            ops::insert(&mut schema, "additionalProperties", Value::Bool(false));
+        }
+        let container_values = match container_default {
+            SerdeDefault::None => None,
+            other => Some(self.container_default_fields(def, other)?),
+        };
+        let contract = self.contract;
+        for field in fields.iter().filter(|f| f.in_contract(contract)) {
+            let ty = self.field_ty(def, field)?;
+            if field.attrs.flatten {
+                let flat = self.flatten_schema(&ty, field.attrs.validation.required)?;
+                ops::flatten(&mut schema, flat);
+                continue;
+            }
+            let default = self.field_default(def, field, &ty, container_values.as_ref())?;
+            let sub = self.field_schema_with_default(def, field, false, default)?;
+            let has_default = container_values.is_some() || field.attrs.default.is_some();
+            let has_skip_if = field.attrs.skip_serializing_if.is_some();
+            let required_attr = field.attrs.validation.required;
+            let deserialize = self.contract == Contract::Deserialize;
+            let optional = if has_skip_if && has_default {
+                true
+            } else if !has_skip_if && !has_default && !required_attr {
+                deserialize && self.is_option(&ty)?
+            } else if deserialize {
+                has_default || (!required_attr && self.is_option(&ty)?)
+            } else {
+                has_skip_if
+            };
+            ops::insert_object_property(&mut schema, field.name(self.contract), optional, sub);
+        }
+        Ok(schema)
+    }
+
+    /// schemars' `json_schema_for_flatten`.
+    fn flatten_schema(&mut self, ty: &Ty<'k>, required: bool) -> Result<Value, LowerError> {
+        let mut schema = self.non_optional_json_schema(ty)?;
+        let optional = self.is_option(ty)? && !required;
+        if let Some(units) = remove_unit_variants(&mut schema) {
+            let obj = ops::ensure_object(&mut schema);
+            if let Value::Array(one_of) = obj.entry("oneOf").or_insert(Value::Array(Vec::new())) {
+                one_of.extend(units.iter().filter_map(Value::as_str).map(|variant| {
+                    let mut properties = Map::new();
+                    properties.insert(variant.to_owned(), json!({"type": "null"}));
+                    json!({"type": "object", "properties": Value::Object(properties), "required": [variant]})
+                }));
+            }
+        }
+        if optional {
+            if let Value::Object(obj) = &mut schema {
+                obj.remove("required");
+            }
+            let one_of = match &mut schema {
+                Value::Object(obj) => obj.remove("oneOf"),
+                _ => None,
+            };
+            if let Some(one_of) = one_of {
+                ops::flatten(&mut schema, json!({"anyOf": [{"oneOf": one_of}, {}]}));
+            }
+            if let Some(Value::Array(any_of)) = schema.get_mut("anyOf") {
+                let empty = Value::Object(Map::new());
+                if !any_of.contains(&empty) {
+                    any_of.push(empty);
+                }
+            }
+        }
+        ops::allow_unknown_properties(&mut schema);
+        Ok(schema)
+    }
+
+    fn enum_schema(
+        &mut self,
+        def: &Def<'k>,
+        info: &ContainerInfo<'k>,
+        variants: &[VariantInfo<'k>],
+    ) -> Result<Value, LowerError> {
+        if variants.is_empty() {
+            return Ok(Value::Bool(false));
+        }
+        let deny = info.attrs.deny_unknown_fields;
+        let contract = self.contract;
+        let active: Vec<&VariantInfo<'k>> = variants
+            .iter()
+            .filter(|v| v.in_contract(contract))
+            .collect();
+        let any_untagged = variants.iter().any(|v| v.attrs.untagged);
+        match &info.attrs.tagging {
+            Tagging::External => {
+                let (units, complex): (Vec<&VariantInfo<'k>>, Vec<&VariantInfo<'k>>) =
+                    variants.iter().partition(|v| {
+                        v.style == Style::Unit && v.attrs.is_default() && !v.attrs.untagged
+                    });
+                let unit_names: Vec<Value> = units
+                    .iter()
+                    .filter(|v| v.in_contract(contract))
+                    .map(|v| Value::String(v.name(contract).to_owned()))
+                    .collect();
+                let unit_schema = json!({"type": "string", "enum": unit_names});
+                if complex.is_empty() {
+                    return Ok(unit_schema);
+                }
+                let mut schemas = Vec::new();
+                if !units.is_empty() {
+                    schemas.push(unit_schema);
+                }
+                for variant in complex.into_iter().filter(|v| v.in_contract(contract)) {
+                    if variant.attrs.untagged {
+                        schemas.push(self.untagged_variant(def, variant, deny, true)?);
+                        continue;
+                    }
+                    let name = variant.name(contract).to_owned();
+                    let mut schema = if variant.style == Style::Unit && variant.attrs.with.is_none()
+                    {
+                        ops::unit_variant(&name)
+                    } else {
+                        let sub = self.untagged_variant(def, variant, deny, false)?;
+                        ops::externally_tagged_variant(&name, sub)
+                    };
+                    apply_common(&mut schema, &variant.attrs.common);
+                    apply_extensions(&mut schema, &variant.attrs.common);
+                    schemas.push(schema);
+                }
+                Ok(one_or_any(!any_untagged, schemas))
+            }
+            Tagging::Internal(tag) => {
+                let mut schemas = Vec::new();
+                for variant in active {
+                    if variant.attrs.untagged {
+                        schemas.push(self.untagged_variant(def, variant, deny, true)?);
+                        continue;
+                    }
+                    let mut schema = if let Some(with) = &variant.attrs.with {
+                        let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
+                        self.json_schema(&ty)?
+                    } else {
+                        match variant.style {
+                            Style::Unit => json!({"type": "null"}),
+                            Style::Newtype => self.field_schema(def, &variant.fields[0], true)?,
+                            Style::Tuple => self.tuple_schema(def, &variant.fields)?,
+                            Style::Struct => {
+                                self.struct_schema(def, &variant.fields, &SerdeDefault::None, deny)?
+                            }
+                        }
+                    };
+                    ops::apply_internal_tag(&mut schema, tag, variant.name(contract), deny);
+                    apply_common(&mut schema, &variant.attrs.common);
+                    apply_extensions(&mut schema, &variant.attrs.common);
+                    schemas.push(schema);
+                }
+                Ok(one_or_any(!any_untagged, schemas))
+            }
+            Tagging::Untagged => {
+                let mut schemas = Vec::new();
+                for variant in active {
+                    schemas.push(self.untagged_variant(def, variant, deny, true)?);
+                }
+                Ok(one_or_any(false, schemas))
+            }
+            Tagging::Adjacent(tag, content) => {
+                let mut schemas = Vec::new();
+                for variant in active {
+                    if variant.attrs.untagged {
+                        schemas.push(self.untagged_variant(def, variant, deny, true)?);
+                        continue;
+                    }
+                    let content_schema =
+                        if variant.style == Style::Unit && variant.attrs.with.is_none() {
+                            None
+                        } else {
+                            Some(self.untagged_variant(def, variant, deny, false)?)
+                        };
+                    let mut properties = Map::new();
+                    properties.insert(
+                        tag.clone(),
+                        json!({"type": "string", "const": variant.name(contract)}),
+                    );
+                    let mut required = vec![Value::String(tag.clone())];
+                    if let Some(content_schema) = content_schema {
+                        properties.insert(content.clone(), content_schema);
+                        required.push(Value::String(content.clone()));
+                    }
+                    let mut schema = json!({"type": "object", "properties": Value::Object(properties), "required": required});
+                    if deny {
+                        ops::insert(&mut schema, "additionalProperties", Value::Bool(false));
+                    }
+                    apply_common(&mut schema, &variant.attrs.common);
+                    apply_extensions(&mut schema, &variant.attrs.common);
+                    schemas.push(schema);
+                }
+                Ok(one_or_any(!any_untagged, schemas))
+            }
+        }
+    }
+
+    fn untagged_variant(
+        &mut self,
+        def: &Def<'k>,
+        variant: &VariantInfo<'k>,
+        deny: bool,
+        actually_untagged: bool,
+    ) -> Result<Value, LowerError> {
+        let mut schema = if let Some(with) = &variant.attrs.with {
+            let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
+            self.subschema_for(&ty)?
+        } else {
+            match variant.style {
+                Style::Unit => json!({"type": "null"}),
+                Style::Newtype => self.field_schema(def, &variant.fields[0], false)?,
+                Style::Tuple => self.tuple_schema(def, &variant.fields)?,
+                Style::Struct => {
+                    self.struct_schema(def, &variant.fields, &SerdeDefault::None, deny)?
+                }
+            }
+        };
+        if actually_untagged {
+            apply_common(&mut schema, &variant.attrs.common);
+            apply_extensions(&mut schema, &variant.attrs.common);
+        }
+        Ok(schema)
+    }
+}
+
+fn one_or_any(unique: bool, schemas: Vec<Value>) -> Value {
+    let mut map = Map::new();
+    map.insert(
+        if unique { "oneOf" } else { "anyOf" }.into(),
+        Value::Array(schemas),
+    );
+    Value::Object(map)
+}
+
+fn remove_unit_variants(schema: &mut Value) -> Option<Vec<Value>> {
+    if schema.get("type").and_then(Value::as_str) == Some("string") {
+        if let Value::Object(obj) = schema {
+            if let Some(Value::Array(values)) = obj.remove("enum") {
+                obj.remove("type");
+                return Some(values);
+            }
+        }
+    }
+    let one_of = schema.get_mut("oneOf")?.as_array_mut()?;
+    let first = one_of.get_mut(0)?;
+    if first.get("type").and_then(Value::as_str) == Some("string") {
+        if let Value::Object(obj) = first {
+            if let Some(Value::Array(values)) = obj.remove("enum") {
+                one_of.remove(0);
+                return Some(values);
+            }
+        }
+    }
+    None
+}
+
+/// Title, description, deprecation and examples, as schemars' common mutators apply them.
+pub fn apply_common(schema: &mut Value, common: &super::attrs::Common) {
+    let (doc_title, doc_description) = match &common.doc {
+        Some(doc) => {
+            let (t, d) = title_and_description(doc);
+            (Some(t), Some(d))
+        }
+        None => (None, None),
+    };
+    if let Some(title) = common.title.clone().or(doc_title) {
+        ops::insert_metadata_if_nonempty(schema, "title", &title);
+    }
+    if let Some(description) = common.description.clone().or(doc_description) {
+        ops::insert_metadata_if_nonempty(schema, "description", &description);
+    }
+    if common.deprecated {
+        ops::insert(schema, "deprecated", Value::Bool(true));
+    }
+    if !common.examples.is_empty() {
+        ops::insert(schema, "examples", Value::Array(common.examples.clone()));
+    }
+}
+
+/// `extend(..)` entries, applied last, as schemars' post-mutators.
+pub fn apply_extensions(schema: &mut Value, common: &super::attrs::Common) {
+    for (key, value) in &common.extensions {
+        ops::insert(schema, key, value.clone());
+    }
+}
+
+/// Validation keywords, as schemars' validation mutators apply them.
+pub fn apply_validation(schema: &mut Value, v: &Validation) {
+    if let Some(length) = &v.length {
+        if let Some(min) = length.min.as_ref().or(length.equal.as_ref()) {
+            ops::insert_validation(schema, "string", "minLength", min.clone());
+            ops::insert_validation(schema, "array", "minItems", min.clone());
+        }
+        if let Some(max) = length.max.as_ref().or(length.equal.as_ref()) {
+            ops::insert_validation(schema, "string", "maxLength", max.clone());
+            ops::insert_validation(schema, "array", "maxItems", max.clone());
+        }
+    }
+    if let Some(range) = &v.range {
+        if let Some(min) = range.min.as_ref().or(range.equal.as_ref()) {
+            ops::insert_validation(schema, "number", "minimum", min.clone());
+        }
+        if let Some(max) = range.max.as_ref().or(range.equal.as_ref()) {
+            ops::insert_validation(schema, "number", "maximum", max.clone());
+        }
+    }
+    if let Some(pattern) = &v.pattern {
+        ops::insert_validation(schema, "string", "pattern", Value::String(pattern.clone()));
+    }
+    if let Some(contains) = &v.contains {
+        ops::insert_validation(
+            schema,
+            "string",
+            "pattern",
+            Value::String(ops::escape_regex(contains)),
+        );
+    }
+    if let Some(format) = v.format {
+        ops::insert(schema, "format", Value::String(format.to_owned()));
+    }
+    if let Some(inner) = &v.inner {
+        if let Some(items) = schema.get_mut("items") {
+            if items.is_object() || items.is_boolean() {
+                apply_validation(items, inner);
+            }
+        }
+    }
+}

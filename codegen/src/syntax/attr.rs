@@ -1,0 +1,701 @@
+//! The grammar of `#[tool(...)]`, shared by the macro and the build script.
+//!
+//! The macro parses the attribute to give errors with spans on the offending
+//! token; the build script parses the same attribute, with the same code, to
+//! build the table. Every problem in one attribute is reported, not only the
+//! first. Rules that need the crate's configuration (the name profile, the
+//! required prefixes) are checked by the build script; here a literal name is
+//! checked against the loosest profile, so a name no profile accepts fails at
+//! the attribute.
+
+use proc_macro2::{Span, TokenStream};
+use serde_json::Value;
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned as _;
+use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitStr, Token};
+use tooltable_runtime::names::{NameProfile, validate_name};
+use tooltable_runtime::{Tier, World};
+
+/// A value and where it was written.
+#[derive(Clone, Debug)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+}
+
+/// A tool's confirmation, as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfirmDecl {
+    /// `confirm`: calls need `confirm: true`.
+    Flag,
+    /// `confirm = "..."`: calls need `confirm: true`, and the text says what the tool does.
+    Because(String),
+}
+
+impl ConfirmDecl {
+    /// The consequence, when one was written.
+    pub fn consequence(&self) -> Option<&str> {
+        match self {
+            ConfirmDecl::Flag => None,
+            ConfirmDecl::Because(text) => Some(text),
+        }
+    }
+}
+
+/// One `meta(key = value)` declaration.
+#[derive(Clone, Debug)]
+pub struct MetaDecl {
+    /// The declaration's name (a `_meta` name: alphanumeric at both ends).
+    pub key: Spanned<String>,
+    /// Its literal value.
+    pub value: Value,
+}
+
+/// Everything `#[tool(...)]` can say.
+#[derive(Clone, Debug)]
+pub struct ToolAttr {
+    /// `name = "..."`; the function's name when absent.
+    pub name: Option<Spanned<String>>,
+    /// `title = "..."`.
+    pub title: Option<Spanned<String>>,
+    /// `tier = read | write | destructive` (required).
+    pub tier: Spanned<Tier>,
+    /// `idempotent` or `idempotent = bool`.
+    pub idempotent: Option<Spanned<bool>>,
+    /// `world = open | closed`.
+    pub world: Option<Spanned<World>>,
+    /// `confirm` or `confirm = "consequence"`.
+    pub confirm: Option<Spanned<ConfirmDecl>>,
+    /// `permission = "..."`.
+    pub permission: Option<Spanned<String>>,
+    /// `toolset = "..."`.
+    pub toolset: Option<Spanned<String>>,
+    /// `since = "..."`.
+    pub since: Option<Spanned<String>>,
+    /// `platforms = ["...", ...]`.
+    pub platforms: Option<Spanned<Vec<String>>>,
+    /// `meta(key = literal, ...)`.
+    pub meta: Vec<MetaDecl>,
+    /// `example = r#"{...}"#`: JSON arguments.
+    pub example: Option<Spanned<Value>>,
+    /// `admin_summary = "..."`.
+    pub admin_summary: Option<Spanned<String>>,
+}
+
+impl ToolAttr {
+    /// Whether calls need `confirm: true`.
+    pub fn confirms(&self) -> bool {
+        self.confirm.is_some()
+    }
+
+    /// The `idempotent` flag as written (false when absent).
+    pub fn idempotent(&self) -> bool {
+        self.idempotent.as_ref().is_some_and(|s| s.value)
+    }
+
+    /// The world, `open` when absent.
+    pub fn world(&self) -> World {
+        self.world.as_ref().map_or(World::Open, |s| s.value)
+    }
+}
+
+/// The keys `#[tool]` accepts, in the order the documentation lists them.
+pub const KEYS: [&str; 13] = [
+    "name",
+    "title",
+    "tier",
+    "idempotent",
+    "world",
+    "confirm",
+    "permission",
+    "toolset",
+    "since",
+    "platforms",
+    "meta",
+    "example",
+    "admin_summary",
+];
+
+/// Parses the tokens inside `#[tool(...)]`. `attr_span` locates the whole
+/// attribute, for errors about what is missing from it.
+pub fn parse_tool_attr(tokens: TokenStream, attr_span: Span) -> syn::Result<ToolAttr> {
+    let entries = Punctuated::<Entry, Token![,]>::parse_terminated.parse2(tokens)?;
+    let mut errors = Errors::default();
+    let mut builder = Builder::default();
+    let mut seen: Vec<(String, Span)> = Vec::new();
+    for entry in entries {
+        let key = entry.key.to_string();
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            let mut error = syn::Error::new(
+                entry.key.span(),
+                format!("`{key}` is given twice; keep one"),
+            );
+            error.combine(syn::Error::new(
+                *first,
+                format!("`{key}` is first given here"),
+            ));
+            errors.push(error);
+            continue;
+        }
+        seen.push((key.clone(), entry.key.span()));
+        if let Err(error) = builder.accept(&key, entry) {
+            errors.push(error);
+        }
+    }
+    let attr = builder.finish(attr_span, &mut errors);
+    errors.finish()?;
+    attr.ok_or_else(|| syn::Error::new(attr_span, "unreachable: errors were reported"))
+}
+
+/// A raw `key`, `key = value` or `key(...)` entry.
+struct Entry {
+    key: Ident,
+    value: RawValue,
+}
+
+enum RawValue {
+    Flag,
+    Expr(Expr),
+    List(TokenStream),
+}
+
+impl Parse for Entry {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Entry> {
+        use syn::ext::IdentExt;
+        let key = Ident::parse_any(input).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                format!("expected a key of #[tool], one of: {}", KEYS.join(", ")),
+            )
+        })?;
+        let value = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            RawValue::Expr(input.parse()?)
+        } else if input.peek(syn::token::Paren) {
+            let content;
+            syn::parenthesized!(content in input);
+            RawValue::List(content.parse()?)
+        } else {
+            RawValue::Flag
+        };
+        Ok(Entry { key, value })
+    }
+}
+
+#[derive(Default)]
+struct Errors(Option<syn::Error>);
+
+impl Errors {
+    fn push(&mut self, error: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(error),
+            None => self.0 = Some(error),
+        }
+    }
+
+    fn finish(self) -> syn::Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    name: Option<Spanned<String>>,
+    title: Option<Spanned<String>>,
+    tier: Option<Spanned<Tier>>,
+    idempotent: Option<Spanned<bool>>,
+    world: Option<Spanned<World>>,
+    confirm: Option<Spanned<ConfirmDecl>>,
+    permission: Option<Spanned<String>>,
+    toolset: Option<Spanned<String>>,
+    since: Option<Spanned<String>>,
+    platforms: Option<Spanned<Vec<String>>>,
+    meta: Vec<MetaDecl>,
+    example: Option<Spanned<Value>>,
+    admin_summary: Option<Spanned<String>>,
+}
+
+impl Builder {
+    fn accept(&mut self, key: &str, entry: Entry) -> syn::Result<()> {
+        let span = entry.key.span();
+        match key {
+            "name" => {
+                let lit = string(&entry, "the tool's name, such as `name = \"notes_search\"`")?;
+                validate_name(&lit.value(), NameProfile::Mcp, &[] as &[&str])
+                    .map_err(|e| syn::Error::new(lit.span(), e))?;
+                self.name = Some(Spanned::new(lit.value(), lit.span()));
+            }
+            "title" => {
+                self.title = Some(non_empty_string(
+                    &entry,
+                    "a display title, such as `title = \"Search notes\"`",
+                )?)
+            }
+            "permission" => {
+                self.permission = Some(non_empty_string(
+                    &entry,
+                    "the permission a caller needs, such as `permission = \"notes.delete\"`",
+                )?)
+            }
+            "toolset" => {
+                self.toolset = Some(non_empty_string(
+                    &entry,
+                    "a toolset name, such as `toolset = \"notes\"`",
+                )?)
+            }
+            "since" => {
+                self.since = Some(non_empty_string(
+                    &entry,
+                    "the version that introduced the tool, such as `since = \"0.2.0\"`",
+                )?)
+            }
+            "admin_summary" => {
+                self.admin_summary = Some(non_empty_string(
+                    &entry,
+                    "a summary for administrators, such as `admin_summary = \"...\"`",
+                )?)
+            }
+            "tier" => {
+                let (word, word_span) = word(&entry, "tier", "read, write or destructive")?;
+                let tier = Tier::parse(&word).ok_or_else(|| {
+                    syn::Error::new(
+                        word_span,
+                        format!("unknown tier `{word}`; expected `read`, `write` or `destructive`"),
+                    )
+                })?;
+                self.tier = Some(Spanned::new(tier, word_span));
+            }
+            "world" => {
+                let (word, word_span) = word(&entry, "world", "open or closed")?;
+                let world = World::parse(&word).ok_or_else(|| {
+                    syn::Error::new(
+                        word_span,
+                        format!("unknown world `{word}`; expected `open` or `closed`"),
+                    )
+                })?;
+                self.world = Some(Spanned::new(world, word_span));
+            }
+            "idempotent" => {
+                let value = match &entry.value {
+                    RawValue::Flag => true,
+                    RawValue::Expr(Expr::Lit(ExprLit {
+                        lit: Lit::Bool(b), ..
+                    })) => b.value,
+                    _ => {
+                        return Err(syn::Error::new(
+                            value_span(&entry),
+                            "`idempotent` takes no value, or `true` or `false`",
+                        ));
+                    }
+                };
+                self.idempotent = Some(Spanned::new(value, span));
+            }
+            "confirm" => {
+                let decl = match &entry.value {
+                    RawValue::Flag => ConfirmDecl::Flag,
+                    RawValue::Expr(Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    })) => {
+                        let text = s.value();
+                        if text.trim().is_empty() {
+                            return Err(syn::Error::new(
+                                s.span(),
+                                "the consequence is empty; say what the tool does, such as `confirm = \"deletes the note for good\"`, or write `confirm` alone",
+                            ));
+                        }
+                        ConfirmDecl::Because(text)
+                    }
+                    _ => {
+                        return Err(syn::Error::new(
+                            value_span(&entry),
+                            "`confirm` takes no value, or a string naming the consequence, such as `confirm = \"deletes the note for good\"`",
+                        ));
+                    }
+                };
+                self.confirm = Some(Spanned::new(decl, span));
+            }
+            "platforms" => {
+                let expected =
+                    "a list of platform names, such as `platforms = [\"linux\", \"macos\"]`";
+                let RawValue::Expr(Expr::Array(ExprArray { elems, .. })) = &entry.value else {
+                    return Err(syn::Error::new(
+                        value_span(&entry),
+                        format!("`platforms` takes {expected}"),
+                    ));
+                };
+                let mut list = Vec::new();
+                for elem in elems {
+                    match elem {
+                        Expr::Lit(ExprLit {
+                            lit: Lit::Str(s), ..
+                        }) if !s.value().is_empty() => list.push(s.value()),
+                        other => {
+                            return Err(syn::Error::new(
+                                other.span(),
+                                format!("`platforms` takes {expected}"),
+                            ));
+                        }
+                    }
+                }
+                self.platforms = Some(Spanned::new(list, span));
+            }
+            "example" => {
+                let lit = string(
+                    &entry,
+                    "the example's JSON arguments as a string, such as `example = r#\"{\"query\": \"milk\"}\"#`",
+                )?;
+                let value: Value = serde_json::from_str(&lit.value()).map_err(|e| {
+                    syn::Error::new(lit.span(), format!("the example is not valid JSON: {e}"))
+                })?;
+                if !value.is_object() {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "the example must be a JSON object of arguments, such as `{\"query\": \"milk\"}`",
+                    ));
+                }
+                self.example = Some(Spanned::new(value, lit.span()));
+            }
+            "meta" => {
+                let RawValue::List(tokens) = &entry.value else {
+                    return Err(syn::Error::new(
+                        value_span(&entry),
+                        "`meta` takes a list of declarations, such as `meta(audience = \"internal\", cost = 2)`",
+                    ));
+                };
+                self.meta = parse_meta_decls(tokens.clone())?;
+            }
+            _ => {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "unknown key `{key}` in #[tool]; the keys are {}",
+                        KEYS.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, attr_span: Span, errors: &mut Errors) -> Option<ToolAttr> {
+        let Some(tier) = self.tier else {
+            errors.push(syn::Error::new(
+                attr_span,
+                "#[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`",
+            ));
+            return None;
+        };
+        if let (Tier::Read, Some(confirm)) = (tier.value, &self.confirm) {
+            errors.push(syn::Error::new(
+                confirm.span,
+                "a `read` tool cannot require confirmation: it changes nothing; remove `confirm`, or raise the tier",
+            ));
+        }
+        Some(ToolAttr {
+            name: self.name,
+            title: self.title,
+            tier,
+            idempotent: self.idempotent,
+            world: self.world,
+            confirm: self.confirm,
+            permission: self.permission,
+            toolset: self.toolset,
+            since: self.since,
+            platforms: self.platforms,
+            meta: self.meta,
+            example: self.example,
+            admin_summary: self.admin_summary,
+        })
+    }
+}
+
+fn value_span(entry: &Entry) -> Span {
+    match &entry.value {
+        RawValue::Flag => entry.key.span(),
+        RawValue::Expr(expr) => expr.span(),
+        RawValue::List(tokens) => tokens.span(),
+    }
+}
+
+fn string(entry: &Entry, expected: &str) -> syn::Result<LitStr> {
+    match &entry.value {
+        RawValue::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        })) => Ok(s.clone()),
+        _ => Err(syn::Error::new(
+            value_span(entry),
+            format!("`{}` takes a string: {expected}", entry.key),
+        )),
+    }
+}
+
+fn non_empty_string(entry: &Entry, expected: &str) -> syn::Result<Spanned<String>> {
+    let lit = string(entry, expected)?;
+    if lit.value().trim().is_empty() {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("`{}` is empty: {expected}", entry.key),
+        ));
+    }
+    Ok(Spanned::new(lit.value(), lit.span()))
+}
+
+fn word(entry: &Entry, key: &str, choices: &str) -> syn::Result<(String, Span)> {
+    match &entry.value {
+        RawValue::Expr(Expr::Path(path)) if path.path.get_ident().is_some() => {
+            let ident = path
+                .path
+                .get_ident()
+                .map(Ident::to_string)
+                .unwrap_or_default();
+            Ok((ident, path.span()))
+        }
+        RawValue::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        })) => Ok((s.value(), s.span())),
+        _ => Err(syn::Error::new(
+            value_span(entry),
+            format!(
+                "`{key}` takes one of {choices}, such as `{key} = {}`",
+                choices.split([',', ' ']).next().unwrap_or_default()
+            ),
+        )),
+    }
+}
+
+fn parse_meta_decls(tokens: TokenStream) -> syn::Result<Vec<MetaDecl>> {
+    let entries = Punctuated::<MetaEntry, Token![,]>::parse_terminated.parse2(tokens)?;
+    let mut errors = Errors::default();
+    let mut decls: Vec<MetaDecl> = Vec::new();
+    for entry in entries {
+        if let Err(e) = tooltable_runtime::meta_keys::validate_name(&entry.key.value) {
+            errors.push(syn::Error::new(entry.key.span, e));
+            continue;
+        }
+        if decls.iter().any(|d| d.key.value == entry.key.value) {
+            errors.push(syn::Error::new(
+                entry.key.span,
+                format!(
+                    "`{}` is declared twice in `meta(...)`; keep one",
+                    entry.key.value
+                ),
+            ));
+            continue;
+        }
+        match literal_json(&entry.value) {
+            Ok(value) => decls.push(MetaDecl {
+                key: entry.key,
+                value,
+            }),
+            Err(e) => errors.push(e),
+        }
+    }
+    errors.finish()?;
+    Ok(decls)
+}
+
+struct MetaEntry {
+    key: Spanned<String>,
+    value: Expr,
+}
+
+impl Parse for MetaEntry {
+    fn parse(input: ParseStream<'_>) -> syn::Result<MetaEntry> {
+        use syn::ext::IdentExt;
+        let key = if input.peek(LitStr) {
+            let lit: LitStr = input.parse()?;
+            Spanned::new(lit.value(), lit.span())
+        } else {
+            let ident = Ident::parse_any(input)?;
+            Spanned::new(ident.to_string(), ident.span())
+        };
+        input.parse::<Token![=]>()?;
+        Ok(MetaEntry {
+            key,
+            value: input.parse()?,
+        })
+    }
+}
+
+/// A declaration's value: a string, number or boolean literal, or a list of them.
+fn literal_json(expr: &Expr) -> syn::Result<Value> {
+    let refuse = |span: Span| {
+        syn::Error::new(
+            span,
+            "a `meta` value must be a literal: a string, a number, `true`, `false`, or a list of these",
+        )
+    };
+    match expr {
+        Expr::Lit(ExprLit { lit, .. }) => match lit {
+            Lit::Str(s) => Ok(Value::String(s.value())),
+            Lit::Bool(b) => Ok(Value::Bool(b.value)),
+            Lit::Int(i) => i
+                .base10_parse::<i64>()
+                .map(Value::from)
+                .map_err(|_| syn::Error::new(i.span(), "this integer does not fit in 64 bits")),
+            Lit::Float(f) => {
+                let n: f64 = f.base10_parse()?;
+                serde_json::Number::from_f64(n)
+                    .map(Value::Number)
+                    .ok_or_else(|| refuse(f.span()))
+            }
+            other => Err(refuse(other.span())),
+        },
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
+            match literal_json(&unary.expr)? {
+                Value::Number(n) if n.as_i64().is_some() => {
+                    Ok(Value::from(-n.as_i64().unwrap_or_default()))
+                }
+                Value::Number(n) => serde_json::Number::from_f64(-n.as_f64().unwrap_or_default())
+                    .map(Value::Number)
+                    .ok_or_else(|| refuse(expr.span())),
+                _ => Err(refuse(expr.span())),
+            }
+        }
+        Expr::Array(array) => array
+            .elems
+            .iter()
+            .map(|e| match e {
+                Expr::Array(_) => Err(refuse(e.span())),
+                other => literal_json(other),
+            })
+            .collect::<syn::Result<Vec<_>>>()
+            .map(Value::Array),
+        other => Err(refuse(other.span())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parse(tokens: TokenStream) -> syn::Result<ToolAttr> {
+        parse_tool_attr(tokens, Span::call_site())
+    }
+
+    fn messages(tokens: TokenStream) -> Vec<String> {
+        parse(tokens)
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn every_key_is_understood() {
+        let attr = parse(quote! {
+            name = "notes_delete", title = "Delete a note", tier = destructive, idempotent,
+            world = closed, confirm = "deletes the note", permission = "notes.delete",
+            toolset = "notes", since = "0.2.0", platforms = ["linux", "macos"],
+            meta(audience = "internal", cost = 2, ratio = -0.5, tags = ["a", "b"], flag = true),
+            example = r#"{"id": 3}"#, admin_summary = "Removes a note."
+        })
+        .unwrap();
+        assert_eq!(attr.name.as_ref().unwrap().value, "notes_delete");
+        assert_eq!(attr.tier.value, Tier::Destructive);
+        assert!(attr.idempotent());
+        assert_eq!(attr.world(), World::Closed);
+        assert_eq!(
+            attr.confirm.unwrap().value,
+            ConfirmDecl::Because("deletes the note".into())
+        );
+        assert_eq!(attr.platforms.unwrap().value, ["linux", "macos"]);
+        let meta: Vec<(String, Value)> = attr
+            .meta
+            .into_iter()
+            .map(|d| (d.key.value, d.value))
+            .collect();
+        assert_eq!(meta[1], ("cost".into(), Value::from(2)));
+        assert_eq!(meta[2], ("ratio".into(), Value::from(-0.5)));
+        assert_eq!(attr.example.unwrap().value, serde_json::json!({"id": 3}));
+    }
+
+    #[test]
+    fn the_tier_is_required() {
+        assert_eq!(
+            messages(quote! { name = "x" }),
+            ["#[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`"]
+        );
+    }
+
+    #[test]
+    fn unknown_and_repeated_keys_are_all_reported() {
+        let found = messages(quote! { tier = read, colour = "red", tier = write });
+        assert!(
+            found[0].starts_with("unknown key `colour` in #[tool]"),
+            "{found:?}"
+        );
+        assert_eq!(found[1], "`tier` is given twice; keep one");
+        assert_eq!(found[2], "`tier` is first given here");
+    }
+
+    #[test]
+    fn wrong_value_kinds_are_refused() {
+        assert_eq!(
+            messages(quote! { tier = 3 })[0],
+            "`tier` takes one of read, write or destructive, such as `tier = read`"
+        );
+        assert_eq!(
+            messages(quote! { tier = admin })[0],
+            "unknown tier `admin`; expected `read`, `write` or `destructive`"
+        );
+        assert!(
+            messages(quote! { tier = read, name = notes })[0].starts_with("`name` takes a string")
+        );
+        assert!(
+            messages(quote! { tier = write, confirm = 1 })[0]
+                .starts_with("`confirm` takes no value, or a string")
+        );
+        assert!(
+            messages(quote! { tier = read, example = "{" })[0]
+                .starts_with("the example is not valid JSON")
+        );
+        assert!(
+            messages(quote! { tier = read, meta(x = y) })[0]
+                .starts_with("a `meta` value must be a literal")
+        );
+    }
+
+    #[test]
+    fn confirm_on_a_read_tool_is_refused() {
+        assert_eq!(
+            messages(quote! { tier = read, confirm }),
+            [
+                "a `read` tool cannot require confirmation: it changes nothing; remove `confirm`, or raise the tier"
+            ]
+        );
+    }
+
+    #[test]
+    fn idempotent_on_a_read_tool_is_accepted() {
+        assert!(parse(quote! { tier = read, idempotent }).is_ok());
+    }
+
+    #[test]
+    fn a_literal_name_no_profile_accepts_is_refused() {
+        assert_eq!(
+            messages(quote! { name = "bad name", tier = read }),
+            [
+                "tool name `bad name` contains ' ' at character 4, which the mcp profile does not allow; use only ASCII letters, digits, `_`, `-` and `.`"
+            ]
+        );
+    }
+
+    #[test]
+    fn meta_names_follow_the_meta_key_grammar() {
+        assert!(
+            messages(quote! { tier = read, meta("-x" = 1) })[0]
+                .contains("must start and end with an ASCII letter or digit")
+        );
+    }
+}
