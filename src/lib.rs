@@ -47,6 +47,10 @@ pub use tooltable_runtime::{
 #[doc(hidden)]
 pub use tooltable_runtime::private as __private;
 
+/// The schema guard: compare every baked schema with schemars' (feature `schema-guard`).
+#[cfg(feature = "schema-guard")]
+pub use tooltable_runtime::testing;
+
 /// Defines `pub static TOOLS: tooltable::Table<C>` from the table the build
 /// script generated. Put it at the crate root, once.
 ///

@@ -59,6 +59,7 @@ impl Analysis {
             &self.config.package_name,
             &self.table,
             &self.manifest().inventory,
+            self.config.inline_subschemas,
         )
     }
 

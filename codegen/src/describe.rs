@@ -8,7 +8,7 @@
 //! with its file, line and column.
 
 use crate::config::Config;
-use crate::diagnostic::{Diagnostic, Location};
+use crate::diagnostic::Diagnostic;
 use crate::lower::{Contract, LowerError, Lowerer};
 use crate::model::ToolDecl;
 use crate::resolve::Resolved;
@@ -223,13 +223,13 @@ fn describe_tool(
 
     let (output_schema, wrap_output) = match (decl.shape.output.kind, &decl.shape.output.ty) {
         (OutputKind::Text | OutputKind::Content, _) => (None, false),
-        (OutputKind::Structured, None) => (Some(wrap_result(json!({"type": "null"}))), true),
+        (OutputKind::Structured, None) => {
+            (Some(schema::wrap_output(json!({"type": "null"}))), true)
+        }
         (OutputKind::Structured, Some(ty)) => {
             match lowerer.root_schema(module, ty, Contract::Serialize) {
-                Ok(schema) if schema.get("type").and_then(Value::as_str) == Some("object") => {
-                    (Some(schema), false)
-                }
-                Ok(schema) => (Some(wrap_result(schema)), true),
+                Ok(schema) if schema::is_object_schema(&schema) => (Some(schema), false),
+                Ok(schema) => (Some(schema::wrap_output(schema)), true),
                 Err(e) => {
                     errors.push(lower_error(krate, e));
                     (None, false)
@@ -294,34 +294,6 @@ fn describe_tool(
         },
         warnings,
     ))
-}
-
-/// Wraps a non-object output schema as `{"result": T}`, keeping `$defs` at
-/// the root and pointing recursive references at the wrapped value.
-fn wrap_result(mut inner: Value) -> Value {
-    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
-    retarget_root_refs(&mut inner);
-    let mut properties = Map::new();
-    properties.insert("result".into(), inner);
-    let mut wrapper =
-        json!({"type": "object", "properties": Value::Object(properties), "required": ["result"]});
-    if let (Some(defs), Some(object)) = (defs, wrapper.as_object_mut()) {
-        object.insert("$defs".into(), defs);
-    }
-    wrapper
-}
-
-fn retarget_root_refs(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            if map.get("$ref").and_then(Value::as_str) == Some("#") {
-                map.insert("$ref".into(), Value::String("#/properties/result".into()));
-            }
-            map.values_mut().for_each(retarget_root_refs);
-        }
-        Value::Array(items) => items.iter_mut().for_each(retarget_root_refs),
-        _ => {}
-    }
 }
 
 fn check_duplicates(krate: &Crate, tools: &[DescribedTool], diagnostics: &mut Vec<Diagnostic>) {
@@ -494,9 +466,4 @@ fn context_type(
             ContextType::Unit
         }
     }
-}
-
-/// The location of a tool's declaration, for messages from later stages.
-pub fn tool_location(krate: &Crate, tool: &DescribedTool) -> Location {
-    krate.location(tool.decl.module, tool.decl.fn_ident.span())
 }

@@ -64,6 +64,18 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
     quote!(#item #shim)
 }
 
+/// `::tooltable::__private::reference!(..)`: schemars' schemas of the
+/// parameter and return types, when the `schema-guard` feature is on.
+fn reference(shape: &HandlerShape) -> TokenStream2 {
+    let params = shape.params.iter();
+    let output = match (&shape.output.ty, shape.output.kind) {
+        (None, _) => quote!(()),
+        (Some(ty), OutputKind::Structured) => quote!(#ty),
+        (Some(_), OutputKind::Text | OutputKind::Content) => quote!(),
+    };
+    quote!(::tooltable::__private::reference!(input: [#(#params)*], output: [#output]))
+}
+
 /// The body that turns arguments into an outcome: parse, call, shape.
 fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 {
     let private = quote!(::tooltable::__private);
@@ -179,12 +191,16 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
             quote!(#private::Handler::Sync(invoke)),
         )
     };
+    let reference = reference(shape);
     quote! {
         const _: () = {
             crate::#seen! { #key #name {
                 #context_impl
                 #impl_head {
-                    const HANDLER: #private::Handler<#context_ty> = #handler_value;
+                    const SHIM: #private::ShimFns<#context_ty> = #private::ShimFns {
+                        handler: #handler_value,
+                        reference: #reference,
+                    };
                 }
                 #invoke
             } }
@@ -223,12 +239,16 @@ fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStrea
             quote!(#private::Handler::Sync(Self::#invoke)),
         )
     };
+    let reference = reference(shape);
     quote! {
         crate::#seen! { #key #name {
             #invoke_fn
             #[doc(hidden)]
             #[allow(non_upper_case_globals)]
-            pub(crate) const #constant: #private::Handler<Self> = #handler_value;
+            pub(crate) const #constant: #private::ShimFns<Self> = #private::ShimFns {
+                handler: #handler_value,
+                reference: #reference,
+            };
         } }
     }
 }

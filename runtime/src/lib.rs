@@ -34,6 +34,8 @@ pub mod error;
 pub mod private;
 #[cfg(feature = "serve")]
 pub mod table;
+#[cfg(feature = "schema-guard")]
+pub mod testing;
 
 pub use fingerprint::Fingerprint;
 pub use names::NameProfile;

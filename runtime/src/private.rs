@@ -6,6 +6,8 @@ pub use crate::content::IntoContent;
 pub use crate::error::ToolError;
 pub use crate::fingerprint::Fingerprint;
 pub use crate::table::{Table, Tool, ToolInfo};
+#[cfg(feature = "schema-guard")]
+pub use crate::testing;
 pub use crate::tier::{Tier, World};
 pub use serde_json;
 
@@ -13,11 +15,67 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+/// What a `#[tool]` shim gives the table: how to invoke the handler, and
+/// (with the `schema-guard` feature) how to ask schemars for the schemas the
+/// build script baked.
+pub struct ShimFns<C: 'static> {
+    /// How to invoke the handler.
+    pub handler: Handler<C>,
+    /// schemars' schemas for the parameter and return types; `None` unless
+    /// the `schema-guard` feature is on.
+    pub reference: Option<fn(bool) -> Reference>,
+}
+
+/// schemars' schemas for a tool's parameter and return types, before
+/// tooltable's own additions (the injected `confirm`, the `{"result": ..}` wrapper).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reference {
+    /// The input schema.
+    pub input: Value,
+    /// The output schema, for structured output.
+    pub output: Option<Value>,
+}
+
 /// Implemented by the shim of a free-function tool, on its marker type.
 pub trait Shim<C: 'static> {
-    /// How to invoke the handler.
-    const HANDLER: Handler<C>;
+    /// The shim.
+    const SHIM: ShimFns<C>;
 }
+
+/// Used by the `#[tool]` macro: schemars' reference schemas when the
+/// `schema-guard` feature is on, `None` otherwise.
+#[cfg(feature = "schema-guard")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tooltable_reference {
+    (input: [$($params:ty)?], output: [$($output:ty)?]) => {
+        ::core::option::Option::Some(|inline: bool| $crate::private::Reference {
+            input: $crate::__tooltable_reference!(@input inline $($params)?),
+            output: $crate::__tooltable_reference!(@output inline $($output)?),
+        })
+    };
+    (@input $inline:ident) => { $crate::schema::no_parameters() };
+    (@input $inline:ident $params:ty) => {
+        $crate::testing::reference_schema::<$params>($inline, $crate::testing::Contract::Deserialize)
+    };
+    (@output $inline:ident) => { ::core::option::Option::None };
+    (@output $inline:ident $output:ty) => {
+        ::core::option::Option::Some($crate::testing::reference_schema::<$output>($inline, $crate::testing::Contract::Serialize))
+    };
+}
+
+/// Used by the `#[tool]` macro: schemars' reference schemas when the
+/// `schema-guard` feature is on, `None` otherwise.
+#[cfg(not(feature = "schema-guard"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tooltable_reference {
+    (input: [$($params:ty)?], output: [$($output:ty)?]) => {
+        ::core::option::Option::None
+    };
+}
+
+pub use crate::__tooltable_reference as reference;
 
 /// Implemented on a free-function tool's marker type when the handler takes
 /// a context, so the table can name the context type without a path to it.

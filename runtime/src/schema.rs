@@ -6,12 +6,48 @@
 //! nothing else. A tool without parameters gets the schema the specification
 //! recommends: an object that accepts no properties.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::fmt;
 
 /// The input schema of a tool that takes no parameters.
 pub fn no_parameters() -> Value {
     json!({"type": "object", "additionalProperties": false})
+}
+
+/// Whether an output schema can be served as is: its root is an object.
+/// Anything else is wrapped by [`wrap_output`], because clients of the
+/// earlier protocol revisions require an object.
+pub fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// Wraps a non-object output schema as `{"result": T}`: `$defs` stay at the
+/// root, and references to the old root (`#`) point at the wrapped value.
+/// Results of such tools are wrapped the same way at call time.
+pub fn wrap_output(mut inner: Value) -> Value {
+    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
+    retarget_root_refs(&mut inner);
+    let mut properties = Map::new();
+    properties.insert("result".into(), inner);
+    let mut wrapper =
+        json!({"type": "object", "properties": Value::Object(properties), "required": ["result"]});
+    if let (Some(defs), Some(object)) = (defs, wrapper.as_object_mut()) {
+        object.insert("$defs".into(), defs);
+    }
+    wrapper
+}
+
+fn retarget_root_refs(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.get("$ref").and_then(Value::as_str) == Some("#") {
+                map.insert("$ref".into(), Value::String("#/properties/result".into()));
+            }
+            map.values_mut().for_each(retarget_root_refs);
+        }
+        Value::Array(items) => items.iter_mut().for_each(retarget_root_refs),
+        _ => {}
+    }
 }
 
 /// Why a schema cannot be served.
@@ -175,6 +211,23 @@ mod tests {
                 reference: "https://example.com/s.json".into()
             })
         );
+    }
+
+    #[test]
+    fn a_non_object_output_is_wrapped_with_its_definitions_at_the_root() {
+        let inner = json!({"oneOf": [{"$ref": "#/$defs/A"}, {"type": "array", "items": {"$ref": "#"}}], "$defs": {"A": {"type": "string"}}});
+        let wrapped = wrap_output(inner);
+        assert_eq!(
+            wrapped,
+            json!({
+                "type": "object",
+                "properties": {"result": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "array", "items": {"$ref": "#/properties/result"}}]}},
+                "required": ["result"],
+                "$defs": {"A": {"type": "string"}}
+            })
+        );
+        assert!(is_object_schema(&wrapped));
+        assert_eq!(check_refs(&wrapped), Ok(()));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use crate::call::{self, CallError, CallToolResult, Handler};
 use crate::fingerprint::Fingerprint;
 use crate::manifest::{Confirm, Manifest, ManifestTool};
+use crate::private::{Reference, ShimFns};
 use crate::tier::{Annotations, Tier, World};
 use serde_json::{Map, Value};
 
@@ -55,6 +56,7 @@ pub struct Tool<C: 'static> {
     descriptor: &'static str,
     fingerprint: Fingerprint,
     handler: Handler<C>,
+    reference: Option<fn(bool) -> Reference>,
     wrap_output: bool,
 }
 
@@ -65,14 +67,15 @@ impl<C: 'static> Tool<C> {
         info: ToolInfo<'static>,
         descriptor: &'static str,
         fingerprint: [u8; 32],
-        handler: Handler<C>,
+        shim: ShimFns<C>,
         wrap_output: bool,
     ) -> Tool<C> {
         Tool {
             info,
             descriptor,
             fingerprint: Fingerprint::from_bytes(fingerprint),
-            handler,
+            handler: shim.handler,
+            reference: shim.reference,
             wrap_output,
         }
     }
@@ -108,8 +111,15 @@ impl<C: 'static> Tool<C> {
         &self.handler
     }
 
-    pub(crate) const fn wraps_output(&self) -> bool {
+    /// Whether structured output is served wrapped as `{"result": ..}`
+    /// (the return type's schema is not an object).
+    pub const fn wraps_output(&self) -> bool {
         self.wrap_output
+    }
+
+    /// schemars' schemas for this tool's types, when built with `schema-guard`.
+    pub fn reference(&self, inline_subschemas: bool) -> Option<Reference> {
+        self.reference.map(|f| f(inline_subschemas))
     }
 }
 
@@ -119,6 +129,7 @@ pub struct Table<C: 'static> {
     inventory: Fingerprint,
     tools: &'static [Tool<C>],
     list_json: &'static str,
+    inline_subschemas: bool,
 }
 
 impl<C: 'static> Table<C> {
@@ -130,13 +141,20 @@ impl<C: 'static> Table<C> {
         inventory: [u8; 32],
         tools: &'static [Tool<C>],
         list_json: &'static str,
+        inline_subschemas: bool,
     ) -> Table<C> {
         Table {
             crate_name,
             inventory: Fingerprint::from_bytes(inventory),
             tools,
             list_json,
+            inline_subschemas,
         }
+    }
+
+    /// Whether the schemas were built with schemars' `inline_subschemas`.
+    pub const fn inline_subschemas(&self) -> bool {
+        self.inline_subschemas
     }
 
     /// The package name of the crate that declared the tools.

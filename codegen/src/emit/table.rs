@@ -81,7 +81,7 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
         format!("<{context}>::{}", link::method_handler_const(&tool.name))
     } else {
         format!(
-            "<crate::{}::{} as ::tooltable::__private::Shim<{context}>>::HANDLER",
+            "<crate::{}::{} as ::tooltable::__private::Shim<{context}>>::SHIM",
             link::MARKERS_MODULE,
             link::marker_type(&tool.name)
         )
@@ -125,7 +125,12 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
 }
 
 /// The source of `$OUT_DIR/tooltable.rs`.
-pub fn render(crate_name: &str, table: &Table, inventory: &Fingerprint) -> String {
+pub fn render(
+    crate_name: &str,
+    table: &Table,
+    inventory: &Fingerprint,
+    inline_subschemas: bool,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -192,6 +197,7 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
     }
     out.push_str("    ],\n");
     let _ = writeln!(out, "    {},", lit(&list_json));
+    let _ = writeln!(out, "    {inline_subschemas},");
     out.push_str(");\n");
     out
 }
