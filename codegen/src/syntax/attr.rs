@@ -147,6 +147,7 @@ pub fn parse_tool_attr(tokens: TokenStream, attr_span: Span) -> syn::Result<Tool
             continue;
         }
         seen.push((key.clone(), entry.key.span()));
+        builder.tier_given |= key == "tier";
         if let Err(error) = builder.accept(&key, entry) {
             errors.push(error);
         }
@@ -209,6 +210,7 @@ impl Errors {
 
 #[derive(Default)]
 struct Builder {
+    tier_given: bool,
     name: Option<Spanned<String>>,
     title: Option<Spanned<String>>,
     tier: Option<Spanned<Tier>>,
@@ -388,10 +390,12 @@ impl Builder {
 
     fn finish(self, attr_span: Span, errors: &mut Errors) -> Option<ToolAttr> {
         let Some(tier) = self.tier else {
-            errors.push(syn::Error::new(
-                attr_span,
-                "#[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`",
-            ));
+            if !self.tier_given {
+                errors.push(syn::Error::new(
+                    attr_span,
+                    "#[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`",
+                ));
+            }
             return None;
         };
         if let (Tier::Read, Some(confirm)) = (tier.value, &self.confirm) {

@@ -1,0 +1,132 @@
+//! Calling the example's tools through the baked table: the minimal call path.
+
+use notes_server::{Store, TOOLS};
+use serde_json::{Map, Value, json};
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+use tooltable::{CallError, CallToolResult};
+
+/// The handlers never wait on anything, so polling until ready suffices.
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
+            return value;
+        }
+    }
+}
+
+fn args(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+fn call(store: &Store, name: &str, arguments: Value) -> Result<CallToolResult, CallError> {
+    block_on(TOOLS.call(store, name, args(arguments)))
+}
+
+fn ok(store: &Store, name: &str, arguments: Value) -> Value {
+    let result = call(store, name, arguments).unwrap();
+    assert!(!result.is_error, "{name} failed: {:?}", result.first_text());
+    result.structured_content.unwrap()
+}
+
+fn refusal(store: &Store, name: &str, arguments: Value) -> String {
+    let result = call(store, name, arguments).unwrap();
+    assert!(result.is_error, "{name} should have failed");
+    assert!(result.structured_content.is_none());
+    result.first_text().unwrap().to_owned()
+}
+
+#[test]
+fn a_successful_call_returns_structured_content_and_the_same_json_as_text() {
+    let store = Store::in_memory().unwrap();
+    let result = call(&store, "notes_create", json!({"title": "Milk", "body": "Buy milk", "tags": ["shopping"]})).unwrap();
+    assert!(!result.is_error);
+    let structured = result.structured_content.clone().unwrap();
+    assert_eq!(structured["title"], "Milk");
+    assert_eq!(structured["tags"], json!(["shopping"]));
+    let text: Value = serde_json::from_str(result.first_text().unwrap()).unwrap();
+    assert_eq!(text, structured);
+    assert_eq!(result.to_json()["isError"], false);
+}
+
+#[test]
+fn the_five_tools_create_get_search_update_and_delete_notes() {
+    let store = Store::in_memory().unwrap();
+    let created = ok(&store, "notes_create", json!({"title": "Milk", "body": "Buy oat milk"}));
+    let id = created["id"].as_i64().unwrap();
+    assert_eq!(created["tags"], json!([]));
+    assert_eq!(ok(&store, "notes_get", json!({"id": id})), created);
+    let found = ok(&store, "notes_search", json!({"query": "OAT"}));
+    assert_eq!(found["total"], 1);
+    let updated = ok(&store, "notes_update", json!({"id": id, "title": "Oat milk"}));
+    assert_eq!(updated["title"], "Oat milk");
+    assert_eq!(updated["body"], "Buy oat milk");
+    assert_eq!(ok(&store, "notes_delete", json!({"id": id, "confirm": true})), json!({"id": id}));
+    assert_eq!(store.count().unwrap(), 0);
+}
+
+#[test]
+fn a_handler_error_is_returned_with_its_message() {
+    let store = Store::in_memory().unwrap();
+    assert_eq!(refusal(&store, "notes_get", json!({"id": 42})), "no note with id 42");
+}
+
+#[test]
+fn arguments_that_do_not_fit_name_the_field() {
+    let store = Store::in_memory().unwrap();
+    assert_eq!(
+        refusal(&store, "notes_get", json!({"id": "seven"})),
+        "Invalid arguments for notes_get: at `id`, invalid type: string \"seven\", expected i64."
+    );
+    assert_eq!(
+        refusal(&store, "notes_create", json!({"body": "no title"})),
+        "Invalid arguments for notes_create: missing field `title`."
+    );
+}
+
+#[test]
+fn an_unknown_tool_is_a_protocol_error_with_code_32602() {
+    let store = Store::in_memory().unwrap();
+    let error = call(&store, "notes_burn", json!({})).unwrap_err();
+    assert_eq!(error.code(), -32602);
+    assert_eq!(error.message(), "Unknown tool: notes_burn");
+}
+
+#[test]
+fn deleting_without_confirm_is_refused_naming_the_consequence_and_deletes_nothing() {
+    let store = Store::in_memory().unwrap();
+    let id = ok(&store, "notes_create", json!({"title": "Keep", "body": "me"}))["id"].clone();
+    for arguments in [json!({"id": id}), json!({"id": id, "confirm": false})] {
+        assert_eq!(
+            refusal(&store, "notes_delete", arguments),
+            "notes_delete deletes the note and its tags for good, so it needs confirmation; call it again with `confirm: true` to proceed."
+        );
+    }
+    assert_eq!(
+        refusal(&store, "notes_delete", json!({"id": id, "confirm": "yes"})),
+        "Invalid argument `confirm` for notes_delete: expected true or false, got \"yes\". Call it again with `confirm: true` to proceed."
+    );
+    assert_eq!(store.count().unwrap(), 1);
+}
+
+#[test]
+fn the_manifest_rendered_at_run_time_equals_the_committed_tools_json() {
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tools.json")).unwrap();
+    assert_eq!(TOOLS.manifest().render(), committed);
+    assert_eq!(TOOLS.manifest().inventory, *TOOLS.inventory());
+}
+
+#[test]
+fn the_table_is_sorted_and_found_by_exact_name() {
+    let names: Vec<&str> = TOOLS.tools().iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["notes_create", "notes_delete", "notes_get", "notes_search", "notes_update"]);
+    assert!(TOOLS.get("notes_get").is_some());
+    assert!(TOOLS.get("Notes_get").is_none());
+    let list: Vec<Value> = serde_json::from_str(TOOLS.list_json()).unwrap();
+    assert_eq!(list.len(), 5);
+    assert_eq!(list[1]["annotations"]["destructiveHint"], true);
+    assert_eq!(list[1]["inputSchema"]["properties"]["confirm"]["type"], "boolean");
+}
