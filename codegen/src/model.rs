@@ -151,7 +151,7 @@ fn read_tool(
             ));
         }
     };
-    let parsed = parse_tool_attr(tokens, attr.span());
+    let parsed = parse_tool_attr(tokens, attr.span(), None);
     let shape = handler_shape(sig);
     let doc = doc_text(attrs);
     let deprecated = deprecation(attrs);

@@ -16,6 +16,7 @@ use syn::ItemFn;
 use tooltable_codegen::syntax::attr::parse_tool_attr;
 use tooltable_codegen::syntax::link;
 use tooltable_codegen::syntax::signature::{HandlerShape, OutputKind, handler_shape};
+use tooltable_codegen::syntax::attr::NameProfile;
 
 /// Declares a tool. See the `tooltable` crate's documentation for the keys.
 ///
@@ -41,7 +42,7 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
             return quote!(#error #item);
         }
     };
-    let attr = parse_tool_attr(args, Span::call_site());
+    let attr = parse_tool_attr(args, Span::call_site(), Some(NameProfile::Mcp));
     let shape = handler_shape(&handler.sig);
     let (attr, shape) = match (attr, shape) {
         (Ok(attr), Ok(shape)) => (attr, shape),

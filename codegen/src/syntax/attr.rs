@@ -14,7 +14,8 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitStr, Token};
-use tooltable_runtime::names::{NameProfile, validate_name};
+pub use tooltable_runtime::names::NameProfile;
+use tooltable_runtime::names::validate_name;
 use tooltable_runtime::{Tier, World};
 
 /// A value and where it was written.
@@ -126,11 +127,17 @@ pub const KEYS: [&str; 13] = [
 ];
 
 /// Parses the tokens inside `#[tool(...)]`. `attr_span` locates the whole
-/// attribute, for errors about what is missing from it.
-pub fn parse_tool_attr(tokens: TokenStream, attr_span: Span) -> syn::Result<ToolAttr> {
+/// attribute, for errors about what is missing from it. A literal `name` is
+/// checked against `names` when given: the macro passes the loosest profile
+/// (it cannot read the crate's settings); the build script passes `None`
+/// and checks the name later against the crate's own profile and prefixes.
+pub fn parse_tool_attr(tokens: TokenStream, attr_span: Span, names: Option<NameProfile>) -> syn::Result<ToolAttr> {
     let entries = Punctuated::<Entry, Token![,]>::parse_terminated.parse2(tokens)?;
     let mut errors = Errors::default();
-    let mut builder = Builder::default();
+    let mut builder = Builder {
+        names,
+        ..Builder::default()
+    };
     let mut seen: Vec<(String, Span)> = Vec::new();
     for entry in entries {
         let key = entry.key.to_string();
@@ -210,6 +217,7 @@ impl Errors {
 
 #[derive(Default)]
 struct Builder {
+    names: Option<NameProfile>,
     tier_given: bool,
     name: Option<Spanned<String>>,
     title: Option<Spanned<String>>,
@@ -232,8 +240,9 @@ impl Builder {
         match key {
             "name" => {
                 let lit = string(&entry, "the tool's name, such as `name = \"notes_search\"`")?;
-                validate_name(&lit.value(), NameProfile::Mcp, &[] as &[&str])
-                    .map_err(|e| syn::Error::new(lit.span(), e))?;
+                if let Some(profile) = self.names {
+                    validate_name(&lit.value(), profile, &[] as &[&str]).map_err(|e| syn::Error::new(lit.span(), e))?;
+                }
                 self.name = Some(Spanned::new(lit.value(), lit.span()));
             }
             "title" => {
@@ -584,7 +593,7 @@ mod tests {
     use quote::quote;
 
     fn parse(tokens: TokenStream) -> syn::Result<ToolAttr> {
-        parse_tool_attr(tokens, Span::call_site())
+        parse_tool_attr(tokens, Span::call_site(), Some(NameProfile::Mcp))
     }
 
     fn messages(tokens: TokenStream) -> Vec<String> {

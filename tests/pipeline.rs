@@ -1,0 +1,260 @@
+//! The whole pipeline on a crate written only from the README: real
+//! `cargo build`s of a fresh crate that depends on this workspace by path.
+//!
+//! The crate is built in a target directory of its own under the
+//! workspace's `target/`, shared between runs, so only the first run pays
+//! for compiling its dependencies.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CARGO_TOML: &str = r#"[package]
+name = "readme-demo"
+version = "0.1.0"
+edition = "2024"
+
+[workspace]
+
+[dependencies]
+tooltable = { path = "WORKSPACE" }
+serde = { version = "1", features = ["derive"] }
+
+[build-dependencies]
+tooltable-codegen = { path = "WORKSPACE/codegen" }
+"#;
+
+const LIB_RS: &str = r#"mod admin;
+mod notes;
+
+pub struct Store;
+
+tooltable::include_table!();
+"#;
+
+const NOTES_RS: &str = r#"use serde::{Deserialize, Serialize};
+use tooltable::{tool, ToolError};
+use crate::Store;
+
+#[derive(Deserialize)]
+pub struct SearchParams {
+    /// Text to find in titles and bodies.
+    pub query: String,
+    /// The most notes to return.
+    pub limit: Option<u32>,
+}
+
+#[derive(Serialize)]
+pub struct Found {
+    /// Titles of the matching notes.
+    pub titles: Vec<String>,
+}
+
+/// Search notes by text.
+#[tool(tier = read, toolset = "notes", world = closed)]
+pub fn notes_search(_store: &Store, params: SearchParams) -> Result<Found, ToolError> {
+    Ok(Found { titles: vec![params.query] })
+}
+
+#[derive(Deserialize)]
+pub struct NoteId {
+    /// The note's id.
+    pub id: u64,
+}
+
+/// Add a tag to a note.
+#[tool(tier = write, idempotent, toolset = "notes")]
+pub fn notes_tag(_store: &Store, params: NoteId) -> String {
+    format!("tagged {}", params.id)
+}
+"#;
+
+const ADMIN_RS: &str = r#"use tooltable::tool;
+use crate::Store;
+
+/// Delete every note for good.
+#[tool(tier = destructive, confirm = "deletes every note", permission = "admin")]
+pub fn admin_wipe(_store: &Store) -> String {
+    "wiped".to_owned()
+}
+"#;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh copy of the README crate in its own directory.
+fn readme_crate(name: &str) -> PathBuf {
+    let dir = workspace().join("target").join("pipeline-crates").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let root = workspace().display().to_string();
+    std::fs::write(dir.join("Cargo.toml"), CARGO_TOML.replace("WORKSPACE", &root)).unwrap();
+    std::fs::write(dir.join("build.rs"), "fn main() {\n    tooltable_codegen::build();\n}\n").unwrap();
+    std::fs::write(dir.join("src/lib.rs"), LIB_RS).unwrap();
+    std::fs::write(dir.join("src/notes.rs"), NOTES_RS).unwrap();
+    std::fs::write(dir.join("src/admin.rs"), ADMIN_RS).unwrap();
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    dir
+}
+
+/// Runs `cargo build` on the crate; returns success and everything printed.
+fn cargo_build(dir: &Path) -> (bool, String) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "--offline", "--quiet"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", workspace().join("target").join("pipeline"))
+        .env("TOOLTABLE_WRITE", "always")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+/// RFC 8785 canonical JSON, written here from the RFC rather than taken
+/// from the runtime, so the recipe is checked independently. The
+/// descriptors hold ASCII keys and integers only, which this covers.
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            assert!(n.is_i64() || n.is_u64(), "the README crate's descriptors hold integers only");
+            out.push_str(&n.to_string());
+        }
+        Value::String(s) => {
+            out.push('"');
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            out.push('{');
+            for (i, key) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(&Value::String((*key).clone()), out);
+                out.push(':');
+                canonical(&map[*key], out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn sha256_hex(domain: &[u8], body: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(domain);
+    hasher.update(body.as_bytes());
+    let digest = hasher.finalize();
+    format!("sha256:{}", digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+#[test]
+fn a_crate_written_from_the_readme_builds_and_its_manifest_can_be_recomputed() {
+    let dir = readme_crate("clean");
+    let (ok, output) = cargo_build(&dir);
+    assert!(ok, "the README crate fails to build:\n{output}");
+
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("tools.json")).unwrap()).unwrap();
+    assert_eq!(manifest["format"], "tooltable-manifest/1");
+    assert_eq!(manifest["crate"], "readme-demo");
+    let tools = manifest["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["admin_wipe", "notes_search", "notes_tag"]);
+
+    let hints = |tool: &Value| -> [bool; 4] {
+        let a = &tool["descriptor"]["annotations"];
+        ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map(|k| a[k].as_bool().unwrap())
+    };
+    assert_eq!(hints(&tools[0]), [false, true, false, true], "destructive");
+    assert_eq!(hints(&tools[1]), [true, false, true, false], "read, closed world");
+    assert_eq!(hints(&tools[2]), [false, false, true, true], "write, idempotent");
+    assert_eq!(tools[0]["source"], "src/admin.rs");
+    assert_eq!(tools[0]["descriptor"]["inputSchema"]["properties"]["confirm"]["type"], "boolean");
+
+    let mut pairs = Vec::new();
+    for tool in tools {
+        let subject = serde_json::json!({"descriptor": tool["descriptor"], "permission": tool.get("permission").cloned().unwrap_or(Value::Null)});
+        let mut text = String::new();
+        canonical(&subject, &mut text);
+        let fingerprint = sha256_hex(b"tooltable/fingerprint/v1\n", &text);
+        assert_eq!(tool["fingerprint"].as_str().unwrap(), fingerprint, "{}", tool["name"]);
+        pairs.push(Value::Array(vec![tool["name"].clone(), Value::String(fingerprint)]));
+    }
+    let mut text = String::new();
+    canonical(&Value::Array(pairs), &mut text);
+    assert_eq!(manifest["inventory"].as_str().unwrap(), sha256_hex(b"tooltable/inventory/v1\n", &text));
+}
+
+#[test]
+fn renaming_a_tool_to_the_name_of_another_fails_the_build_with_both_locations() {
+    let dir = readme_crate("duplicate");
+    std::fs::write(dir.join("src/admin.rs"), ADMIN_RS.replace("#[tool(tier = destructive,", "#[tool(name = \"notes_tag\", tier = destructive,")).unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(!ok, "a duplicate name must fail the build");
+    assert!(
+        output.contains("src/admin.rs:5:15: tool name `notes_tag` is declared twice: here and at src/notes.rs:33:8"),
+        "{output}"
+    );
+    assert!(
+        output.contains("src/notes.rs:33:8: tool name `notes_tag` is declared twice: here and at src/admin.rs:5:15"),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_name_with_a_space_fails_the_build_at_the_attribute() {
+    let dir = readme_crate("bad-name");
+    std::fs::write(dir.join("src/admin.rs"), ADMIN_RS.replace("#[tool(tier = destructive,", "#[tool(name = \"bad name\", tier = destructive,")).unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(!ok);
+    assert!(output.contains("src/admin.rs:5:15: tool name `bad name` contains ' ' at character 4, which the portable profile does not allow"), "{output}");
+}
+
+#[test]
+fn a_tool_hidden_inside_a_macro_fails_the_build_instead_of_passing_silently() {
+    let dir = readme_crate("hidden");
+    let hidden = format!(
+        "{ADMIN_RS}\nmacro_rules! quietly {{ ($($item:item)*) => {{ $($item)* }}; }}\nquietly! {{\n    /// Counts notes.\n    #[tool(tier = read)]\n    pub fn admin_count(_store: &Store) -> String {{ String::new() }}\n}}\n"
+    );
+    std::fs::write(dir.join("src/admin.rs"), hidden).unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(!ok, "an unseen tool must fail the build");
+    assert!(
+        output.contains("tooltable's build script did not see the #[tool] `admin_count`"),
+        "{output}"
+    );
+    assert!(output.contains("inside another macro"), "{output}");
+}
