@@ -2,8 +2,8 @@
 //!
 //! An input schema's root must be `type: "object"` (the MCP schema requires
 //! it, and clients build argument forms from it), and every `$ref` must stay
-//! inside the document (`#` or `#/$defs/...`), because clients resolve
-//! nothing else. A tool without parameters gets the schema the specification
+//! inside the document (`#`, `#/$defs/...`, or another JSON pointer into
+//! it) and resolve, because clients resolve nothing else. A tool without parameters gets the schema the specification
 //! recommends: an object that accepts no properties.
 
 use serde_json::{Map, Value, json};
@@ -83,7 +83,7 @@ impl fmt::Display for SchemaError {
             ),
             SchemaError::NonLocalRef { pointer, reference } => write!(
                 f,
-                "`$ref` `{reference}` at {pointer} points outside the schema; only `#` and `#/$defs/...` references are served"
+                "`$ref` `{reference}` at {pointer} points outside the schema; only references into the schema itself (`#`, `#/$defs/...`) are served"
             ),
             SchemaError::DanglingRef { pointer, reference } => write!(
                 f,
@@ -157,19 +157,45 @@ fn check_ref(root: &Value, reference: &str, pointer: &str) -> Result<(), SchemaE
     if target.is_empty() {
         return Ok(());
     }
-    if !target.starts_with("/$defs/") {
+    if !target.starts_with('/') {
         return Err(SchemaError::NonLocalRef {
             pointer: here(),
             reference: reference.to_owned(),
         });
     }
-    if root.pointer(target).is_none() {
+    if root.pointer(&percent_decode(target)).is_none() {
         return Err(SchemaError::DanglingRef {
             pointer: here(),
             reference: reference.to_owned(),
         });
     }
     Ok(())
+}
+
+/// Decodes `%XX` escapes: a `$ref` is a URI fragment, so a definition name
+/// with spaces or non-ASCII letters appears percent-encoded in it.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 #[cfg(test)]
@@ -228,6 +254,12 @@ mod tests {
         );
         assert!(is_object_schema(&wrapped));
         assert_eq!(check_refs(&wrapped), Ok(()));
+    }
+
+    #[test]
+    fn a_percent_encoded_reference_resolves_to_its_definition() {
+        let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Odd%20name%C3%A9"}}, "$defs": {"Odd nameé": {"type": "string"}}});
+        assert_eq!(check_input_schema(&schema), Ok(()));
     }
 
     #[test]

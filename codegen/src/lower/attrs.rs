@@ -391,6 +391,12 @@ pub fn expr_value(expr: &Expr) -> Option<Value> {
                 .map(Value::from)
                 .or_else(|_| i.base10_parse::<i64>().map(Value::from))
                 .ok(),
+            // An `f32` literal is written as that `f32` widened to `f64`.
+            Lit::Float(f) if f.suffix() == "f32" => f
+                .base10_parse::<f32>()
+                .ok()
+                .and_then(|f| serde_json::Number::from_f64(f64::from(f)))
+                .map(Value::Number),
             Lit::Float(f) => f
                 .base10_parse::<f64>()
                 .ok()
@@ -402,7 +408,7 @@ pub fn expr_value(expr: &Expr) -> Option<Value> {
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match expr_value(&u.expr)? {
             Value::Number(n) => {
                 if let Some(i) = n.as_u64() {
-                    i64::try_from(i).ok().map(|i| Value::from(-i))
+                    i64::try_from(-i128::from(i)).ok().map(Value::from)
                 } else {
                     n.as_f64()
                         .and_then(|f| serde_json::Number::from_f64(-f))
@@ -436,12 +442,21 @@ pub fn expr_value(expr: &Expr) -> Option<Value> {
 }
 
 fn parse_extensions(tokens: TokenStream) -> Result<Vec<(String, Value)>> {
-    struct Ext(LitStr, Expr);
+    // As schemars reads them: `"key" = <tokens up to the next comma>`, the
+    // tokens being the body of a `json!` call.
+    struct Ext(LitStr, TokenStream);
     impl Parse for Ext {
         fn parse(input: ParseStream<'_>) -> syn::Result<Ext> {
             let key: LitStr = input.parse()?;
             input.parse::<Token![=]>()?;
-            Ok(Ext(key, input.parse()?))
+            let mut value = TokenStream::new();
+            while !input.is_empty() && !input.peek(Token![,]) {
+                value.extend([input.parse::<proc_macro2::TokenTree>()?]);
+            }
+            if value.is_empty() {
+                return Err(input.error("expected an extension value"));
+            }
+            Ok(Ext(key, value))
         }
     }
     let parsed = Punctuated::<Ext, Token![,]>::parse_terminated
@@ -450,30 +465,77 @@ fn parse_extensions(tokens: TokenStream) -> Result<Vec<(String, Value)>> {
     parsed
         .into_iter()
         .map(|Ext(key, value)| {
-            let json = json_literal(&value).ok_or_else(|| {
-                error(value.span(), "an `extend` value must be a literal or a JSON-like literal (`{..}`, `[..]`) for the build script to read it")
+            let span = value
+                .clone()
+                .into_iter()
+                .next()
+                .map_or_else(|| key.span(), |t| t.span());
+            let tokens: Vec<proc_macro2::TokenTree> = value.into_iter().collect();
+            let json = json_tokens(&tokens).ok_or_else(|| {
+                error(span, "an `extend` value must be a literal, or JSON written with literals (`{\"k\": [1, true, null]}`), for the build script to read it")
             })?;
             Ok((key.value(), json))
         })
         .collect()
 }
 
-/// A value written in `json!`-like syntax: literals, arrays, and `{ "k": v }` blocks.
-fn json_literal(expr: &Expr) -> Option<Value> {
-    if let Some(value) = expr_value(expr) {
-        return Some(value);
-    }
-    match expr {
-        Expr::Path(p) if p.path.is_ident("null") => Some(Value::Null),
-        Expr::Block(block) if block.block.stmts.is_empty() => {
-            Some(Value::Object(serde_json::Map::new()))
+/// The value of `json!(<tokens>)` when the tokens are JSON written with
+/// Rust literals: `null`, booleans, numbers, strings, `[..]` and `{"k": v}`.
+/// Anything else (a variable, a call) is not knowable and gives `None`.
+fn json_tokens(tokens: &[proc_macro2::TokenTree]) -> Option<Value> {
+    use proc_macro2::{Delimiter, TokenTree};
+    match tokens {
+        [TokenTree::Ident(ident)] => match ident.to_string().as_str() {
+            "null" => Some(Value::Null),
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        [TokenTree::Group(group)] if group.delimiter() == Delimiter::None => {
+            json_tokens(&group.stream().into_iter().collect::<Vec<_>>())
         }
-        Expr::Block(block) => {
-            let text = quote::ToTokens::to_token_stream(&block.block).to_string();
-            serde_json::from_str(&text).ok()
+        [TokenTree::Group(group)] if group.delimiter() == Delimiter::Bracket => {
+            let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+            split_commas(&inner)
+                .into_iter()
+                .map(json_tokens)
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array)
         }
-        _ => None,
+        [TokenTree::Group(group)] if group.delimiter() == Delimiter::Brace => {
+            let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+            let mut map = serde_json::Map::new();
+            for entry in split_commas(&inner) {
+                let colon = entry
+                    .iter()
+                    .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':'))?;
+                let key = match &entry[..colon] {
+                    [TokenTree::Literal(lit)] => match Lit::new(lit.clone()) {
+                        Lit::Str(s) => s.value(),
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                map.insert(key, json_tokens(&entry[colon + 1..])?);
+            }
+            Some(Value::Object(map))
+        }
+        _ => {
+            let expr: Expr = syn::parse2(tokens.iter().cloned().collect()).ok()?;
+            expr_value(&expr)
+        }
     }
+}
+
+/// Splits tokens at top-level commas, dropping a trailing empty part.
+fn split_commas(tokens: &[proc_macro2::TokenTree]) -> Vec<&[proc_macro2::TokenTree]> {
+    let mut parts: Vec<&[proc_macro2::TokenTree]> = tokens
+        .split(|t| matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == ','))
+        .collect();
+    if parts.last().is_some_and(|p| p.is_empty()) {
+        parts.pop();
+    }
+    parts
 }
 
 /// A length or range bound: `min`, `max`, `equal`.
@@ -531,8 +593,8 @@ impl Validation {
                 continue;
             }
             match name.as_str() {
-                "length" => self.length = Some(bounds(item)?),
-                "range" => self.range = Some(bounds(item)?),
+                "length" => self.length = Some(bounds(item, kind)?),
+                "range" => self.range = Some(bounds(item, kind)?),
                 "required" => self.required = true,
                 "pattern" if kind != "validate" => {
                     self.pattern = Some(pattern_literal(item, &item.value)?)
@@ -622,14 +684,25 @@ fn pattern_literal(item: &Item, value: &ItemValue) -> Result<String> {
     }
 }
 
-fn bounds(item: &Item) -> Result<Bounds> {
+fn bounds(item: &Item, kind: &str) -> Result<Bounds> {
     let mut b = Bounds::default();
     for inner in item.list()? {
-        let value = match &inner.value {
-            ItemValue::Expr(Expr::Lit(ExprLit { lit: Lit::Str(s), .. })) => {
-                let expr: Expr = s.parse().map_err(|e| error(s.span(), e.to_string()))?;
-                expr_value(&expr)
+        let name = inner.name();
+        if !matches!(name.as_str(), "min" | "max" | "equal") {
+            // schemars rejects other items in its own attribute, and ignores
+            // them (`message`, `code`, garde's modes) in validator's and garde's.
+            if kind == "schemars" {
+                return Err(error(
+                    inner.span(),
+                    format!("unknown bound `{name}`; use `min`, `max` or `equal`"),
+                ));
             }
+            continue;
+        }
+        let value = match &inner.value {
+            ItemValue::Expr(Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            })) => s.parse::<Expr>().ok().as_ref().and_then(expr_value),
             ItemValue::Expr(e) => expr_value(e),
             _ => None,
         }
@@ -642,16 +715,10 @@ fn bounds(item: &Item) -> Result<Bounds> {
                 ),
             )
         })?;
-        match inner.name().as_str() {
+        match name.as_str() {
             "min" => b.min = Some(value),
             "max" => b.max = Some(value),
-            "equal" => b.equal = Some(value),
-            other => {
-                return Err(error(
-                    inner.span(),
-                    format!("unknown bound `{other}`; use `min`, `max` or `equal`"),
-                ));
-            }
+            _ => b.equal = Some(value),
         }
     }
     Ok(b)
@@ -695,6 +762,10 @@ pub struct ContainerAttrs {
     pub inline: bool,
     /// `#[schemars(with = "Type")]`.
     pub with: Option<syn::Type>,
+    /// serde's `from` or `try_from`: what deserializing goes through.
+    pub from: Option<syn::Type>,
+    /// serde's `into`: what serializing goes through.
+    pub into: Option<syn::Type>,
 }
 
 /// What a variant says about itself.
@@ -745,6 +816,9 @@ pub struct FieldAttrs {
     pub flatten: bool,
     /// `#[schemars(with = "Type")]`.
     pub with: Option<syn::Type>,
+    /// serde's `with` or `serialize_with`: serde writes the field through a
+    /// function (allowed only beside a schemars `with`).
+    pub serialize_with: bool,
 }
 
 fn parse_type(item: &Item) -> Result<syn::Type> {
@@ -752,7 +826,7 @@ fn parse_type(item: &Item) -> Result<syn::Type> {
     syn::parse_str(&text).map_err(|_| {
         error(
             item.span(),
-            format!("`with = \"{text}\"` does not name a type"),
+            format!("`{} = \"{text}\"` does not name a type", item.key),
         )
     })
 }
@@ -771,12 +845,10 @@ fn refuse_unknowable(item: &Item, has_schemars_with: bool) -> Result<()> {
             ),
         ));
     }
-    if matches!(name.as_str(), "from" | "try_from" | "into" | "remote") {
+    if name == "remote" {
         return Err(error(
             item.span(),
-            format!(
-                "`{name}` makes serde go through another type, which the build script cannot follow; say what the schema is with #[schemars(with = \"Type\")] on the container"
-            ),
+            "`remote` derives serde's impls for another crate's type, whose fields the build script cannot see; say what the schema is with #[schemars(with = \"Type\")] where the type is used",
         ));
     }
     Ok(())
@@ -814,7 +886,18 @@ impl ContainerAttrs {
             transparent: false,
             inline: schemars.iter().any(|i| i.name() == "inline"),
             with,
+            from: None,
+            into: None,
         };
+        if let Some(item) = schemars
+            .iter()
+            .find(|i| i.name() == "_unstable_ref_variants")
+        {
+            return Err(error(
+                item.span(),
+                "`_unstable_ref_variants` is an unstable schemars setting that tooltable does not render; remove it",
+            ));
+        }
         let mut tag = None;
         let mut content = None;
         let mut untagged = false;
@@ -830,6 +913,11 @@ impl ContainerAttrs {
                 "untagged" => untagged = true,
                 "default" => out.default = serde_default(item)?,
                 "transparent" => out.transparent = true,
+                // `try_from` takes the place of `from` (serde allows one).
+                "from" | "try_from" if (out.from.is_none() || item.name() == "from") => {
+                    out.from = Some(parse_type(item)?);
+                }
+                "into" => out.into = Some(parse_type(item)?),
                 _ => {}
             }
         }
@@ -941,6 +1029,7 @@ impl FieldAttrs {
                 }
                 "default" => out.default = serde_default(item)?,
                 "flatten" => out.flatten = true,
+                "with" | "serialize_with" => out.serialize_with = true,
                 _ => {}
             }
         }

@@ -7,9 +7,15 @@
 //! `#[serde(default = "path")]` function whose body is a literal or a
 //! collection of literals, and a container `Default` impl made of such
 //! values. Anything else is an error naming the field and the way out.
+//!
+//! As in schemars, the value is one of the field's own type (not of a
+//! schemars `with` type), a field serde never deserializes defaults to its
+//! type's `Default`, an `f32` is written as that `f32` widened to `f64`, and
+//! no default is written when the field's type does not implement
+//! `Serialize`.
 
 use super::attrs::{SerdeDefault, Tagging};
-use super::derive::{ContainerInfo, Data, FieldInfo, Style};
+use super::derive::{ContainerInfo, Data, FieldInfo, Style, derives};
 use super::ty::{Def, DefItem, Scope, Ty};
 use super::{Generator, LowerError};
 use crate::resolve::Resolved;
@@ -20,8 +26,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use syn::{Expr, ExprLit, ImplItem, Item, Lit, Stmt};
 
-/// The serialized default value of each field of a container with `#[serde(default)]`.
-pub type FieldValues = HashMap<String, Value>;
+/// The serialized default value of each field of a container with
+/// `#[serde(default)]`, or why it cannot be known (which matters only if
+/// the value is needed).
+pub type FieldValues = HashMap<String, Result<Value, String>>;
 
 const DEPTH_LIMIT: usize = 32;
 
@@ -31,7 +39,6 @@ impl<'g, 'k> Generator<'g, 'k> {
         &mut self,
         def: &Def<'k>,
         field: &FieldInfo<'k>,
-        ty: &Ty<'k>,
         container: Option<&FieldValues>,
     ) -> Result<Option<Value>, LowerError> {
         if field.attrs.skip_serializing {
@@ -47,14 +54,35 @@ impl<'g, 'k> Generator<'g, 'k> {
                 ),
             )
         };
+        if !field.attrs.default.is_some() && container.is_none() {
+            return Ok(None);
+        }
+        // The default is a value of the field's own type (not of a schemars
+        // `with` type), serialized by serde; schemars writes none when that
+        // type does not implement `Serialize`.
+        let ty = self.field_ty_for_default(def, field).map_err(err)?;
+        if !self.serializes(&ty, 0).map_err(err)? {
+            return Ok(None);
+        }
+        if field.attrs.serialize_with {
+            return Err(LowerError::new(
+                def.module,
+                field.span,
+                format!(
+                    "the default of field `{}` is written by serde's `with`/`serialize_with` function, which the build script cannot run; remove the default, or the function",
+                    field.member
+                ),
+            ));
+        }
         let value = match (&field.attrs.default, container) {
             (SerdeDefault::None, None) => return Ok(None),
-            (SerdeDefault::Default, _) => self.default_of(ty, 0).map_err(err)?,
+            (SerdeDefault::Default, _) => self.default_of(&ty, 0).map_err(err)?,
             (SerdeDefault::Path(path), _) => {
-                self.call_default_fn(def.module, path, ty).map_err(err)?
+                self.call_default_fn(def.module, path, &ty).map_err(err)?
             }
             (SerdeDefault::None, Some(values)) => match values.get(&field.member) {
-                Some(value) => value.clone(),
+                Some(Ok(value)) => value.clone(),
+                Some(Err(message)) => return Err(err(message.clone())),
                 None => {
                     return Err(err(
                         "the container's default does not give this field a value".into(),
@@ -62,12 +90,53 @@ impl<'g, 'k> Generator<'g, 'k> {
                 }
             },
         };
-        if let Some(predicate) = &field.attrs.skip_serializing_if {
-            if skip_if(predicate, &value).map_err(err)? {
-                return Ok(None);
-            }
+        if let Some(predicate) = &field.attrs.skip_serializing_if
+            && skip_if(predicate, &value).map_err(err)?
+        {
+            return Ok(None);
         }
         Ok(Some(value))
+    }
+
+    /// Whether serde can serialize a value of `ty` (schemars writes a
+    /// default only then).
+    fn serializes(&self, ty: &Ty<'k>, depth: usize) -> Result<bool, String> {
+        if depth > DEPTH_LIMIT {
+            return Ok(true);
+        }
+        Ok(match ty {
+            Ty::Leaf(_) => true,
+            Ty::Option(t)
+            | Ty::Seq(t)
+            | Ty::Set(t)
+            | Ty::Array(t, _)
+            | Ty::ArrayVec(t, _)
+            | Ty::Range(t)
+            | Ty::Bound(t) => self.serializes(t, depth + 1)?,
+            Ty::Map(k, v) | Ty::Result(k, v) => {
+                self.serializes(k, depth + 1)? && self.serializes(v, depth + 1)?
+            }
+            Ty::Tuple(items) => {
+                for item in items {
+                    if !self.serializes(item, depth + 1)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Ty::Local(def) => {
+                if derives(def.item.attrs(), "Serialize") {
+                    for arg in &def.args {
+                        if !self.serializes(arg, depth + 1)? {
+                            return Ok(false);
+                        }
+                    }
+                    true
+                } else {
+                    self.find_trait_impl(def, "Serialize").is_some()
+                }
+            }
+        })
     }
 
     /// The serialized value of every field of a container's default.
@@ -112,8 +181,10 @@ impl<'g, 'k> Generator<'g, 'k> {
         if derives_default(def.item.attrs()) {
             let mut values = FieldValues::new();
             for field in fields {
-                let ty = self.field_ty_for_default(def, field)?;
-                values.insert(field.member.clone(), self.default_of(&ty, depth + 1)?);
+                let value = self
+                    .field_ty_for_default(def, field)
+                    .and_then(|ty| self.default_of(&ty, depth + 1));
+                values.insert(field.member.clone(), value);
             }
             return Ok(values);
         }
@@ -121,10 +192,10 @@ impl<'g, 'k> Generator<'g, 'k> {
         self.struct_literal_fields(def, info, &expr, depth + 1)
     }
 
+    /// The field's own type: its default is a value of that type.
     fn field_ty_for_default(&self, def: &Def<'k>, field: &FieldInfo<'k>) -> Result<Ty<'k>, String> {
-        let written = field.attrs.with.as_ref().unwrap_or(field.ty);
         self.lowerer
-            .ty(&Scope::of_def(def), written)
+            .ty(&Scope::of_def(def), field.ty)
             .map_err(|e| e.message)
     }
 
@@ -143,6 +214,12 @@ impl<'g, 'k> Generator<'g, 'k> {
                     Value::String(String::new())
                 }
                 "char" => Value::String("\0".into()),
+                "Decimal" => Value::String("0".into()),
+                "Uuid" => Value::String("00000000-0000-0000-0000-000000000000".into()),
+                "Bytes" | "BytesMut" => Value::Array(Vec::new()),
+                "NaiveDate" => Value::String("1970-01-01".into()),
+                "NaiveDateTime" => Value::String("1970-01-01T00:00:00".into()),
+                "NaiveTime" => Value::String("00:00:00".into()),
                 "()" | "Value" => Value::Null,
                 "Duration" => serde_json::json!({"secs": 0, "nanos": 0}),
                 other => {
@@ -165,12 +242,23 @@ impl<'g, 'k> Generator<'g, 'k> {
                     .collect::<Result<_, _>>()?,
             ),
             Ty::Result(..) => return Err("`Result` has no default".into()),
+            Ty::Range(item) => {
+                let item = self.default_of(item, depth + 1)?;
+                serde_json::json!({"start": item.clone(), "end": item})
+            }
+            Ty::Bound(_) => Value::String("Unbounded".into()),
             Ty::Local(def) => self.local_default(def, depth + 1)?,
         })
     }
 
     fn local_default(&mut self, def: &Rc<Def<'k>>, depth: usize) -> Result<Value, String> {
         let info = self.container(def).map_err(|e| e.message)?;
+        if info.attrs.into.is_some() {
+            return Err(format!(
+                "`{}` is serialized through another type (`into`)",
+                def.item.ident()
+            ));
+        }
         match &info.data {
             Data::Struct(style, fields) => {
                 let values = self.default_field_values(def, &info, fields, depth)?;
@@ -212,19 +300,26 @@ impl<'g, 'k> Generator<'g, 'k> {
         values: &FieldValues,
     ) -> Result<Value, String> {
         let value_of = |field: &FieldInfo<'k>| {
+            if field.attrs.serialize_with {
+                return Err(format!(
+                    "field `{}` of `{}` is written by serde's `with`/`serialize_with` function",
+                    field.member,
+                    def.item.ident()
+                ));
+            }
             values
                 .get(&field.member)
                 .cloned()
-                .ok_or_else(|| format!("no value for field `{}`", field.member))
+                .unwrap_or_else(|| Err(format!("no value for field `{}`", field.member)))
         };
-        if let Some(field) = info.transparent_field() {
-            return value_of(field);
-        }
-        if info.attrs.with.is_some() {
+        if info.attrs.into.is_some() {
             return Err(format!(
-                "`{}` is serialized through another type",
+                "`{}` is serialized through another type (`into`)",
                 def.item.ident()
             ));
+        }
+        if let Some(field) = info.transparent_field() {
+            return value_of(field);
         }
         Ok(match style {
             Style::Unit => Value::Null,
@@ -243,10 +338,10 @@ impl<'g, 'k> Generator<'g, 'k> {
                         return Err(format!("field `{}` is flattened", field.member));
                     }
                     let value = value_of(field)?;
-                    if let Some(predicate) = &field.attrs.skip_serializing_if {
-                        if skip_if(predicate, &value)? {
-                            continue;
-                        }
+                    if let Some(predicate) = &field.attrs.skip_serializing_if
+                        && skip_if(predicate, &value)?
+                    {
+                        continue;
                     }
                     map.insert(field.ser_name.clone(), value);
                 }
@@ -255,9 +350,10 @@ impl<'g, 'k> Generator<'g, 'k> {
         })
     }
 
-    /// The body of the crate's `impl Default for <def>`.
-    fn manual_default_body(&self, def: &Def<'k>) -> Result<Expr, String> {
-        for (module_id, module) in self.lowerer.krate.modules.iter().enumerate() {
+    /// The crate's `impl <trait_name> for <def>`, if any.
+    fn find_trait_impl(&self, def: &Def<'k>, trait_name: &str) -> Option<&'k syn::ItemImpl> {
+        let krate: &'k crate::scan::Crate = self.lowerer.krate;
+        for (module_id, module) in krate.modules.iter().enumerate() {
             for item in &module.items {
                 let Item::Impl(imp) = item else { continue };
                 let Some((trait_path, _)) = &imp.trait_ else {
@@ -266,7 +362,7 @@ impl<'g, 'k> Generator<'g, 'k> {
                 if trait_path
                     .segments
                     .last()
-                    .is_none_or(|s| s.ident != "Default")
+                    .is_none_or(|s| s.ident != trait_name)
                 {
                     continue;
                 }
@@ -284,22 +380,32 @@ impl<'g, 'k> Generator<'g, 'k> {
                     }
                     _ => false,
                 };
-                if !same {
-                    continue;
-                }
-                for impl_item in &imp.items {
-                    if let ImplItem::Fn(f) = impl_item {
-                        if f.sig.ident == "default" {
-                            return tail_expr(&f.block).ok_or_else(|| {
-                                "its `Default` impl is not a single expression".into()
-                            });
-                        }
-                    }
+                if same {
+                    return Some(imp);
                 }
             }
         }
+        None
+    }
+
+    /// The body of the crate's `impl Default for <def>`.
+    fn manual_default_body(&self, def: &Def<'k>) -> Result<Expr, String> {
+        let Some(imp) = self.find_trait_impl(def, "Default") else {
+            return Err(format!(
+                "`{}` neither derives nor implements `Default` in this crate",
+                def.item.ident()
+            ));
+        };
+        for impl_item in &imp.items {
+            if let ImplItem::Fn(f) = impl_item
+                && f.sig.ident == "default"
+            {
+                return tail_expr(&f.block)
+                    .ok_or_else(|| "its `Default` impl is not a single expression".into());
+            }
+        }
         Err(format!(
-            "`{}` neither derives nor implements `Default` in this crate",
+            "the `Default` impl of `{}` has no `default` function",
             def.item.ident()
         ))
     }
@@ -335,11 +441,11 @@ impl<'g, 'k> Generator<'g, 'k> {
             [] => return Err("an empty path".into()),
         };
         for item in &self.lowerer.krate.modules[container].items {
-            if let Item::Fn(f) = item {
-                if f.sig.ident == name {
-                    return tail_expr(&f.block)
-                        .ok_or_else(|| format!("`{written}` is not a single expression"));
-                }
+            if let Item::Fn(f) = item
+                && f.sig.ident == name
+            {
+                return tail_expr(&f.block)
+                    .ok_or_else(|| format!("`{written}` is not a single expression"));
             }
         }
         Err(format!(
@@ -366,11 +472,11 @@ impl<'g, 'k> Generator<'g, 'k> {
                 continue;
             }
             for impl_item in &imp.items {
-                if let ImplItem::Fn(f) = impl_item {
-                    if f.sig.ident == name {
-                        return tail_expr(&f.block)
-                            .ok_or_else(|| format!("`{written}` is not a single expression"));
-                    }
+                if let ImplItem::Fn(f) = impl_item
+                    && f.sig.ident == name
+                {
+                    return tail_expr(&f.block)
+                        .ok_or_else(|| format!("`{written}` is not a single expression"));
                 }
             }
         }
@@ -415,11 +521,10 @@ impl<'g, 'k> Generator<'g, 'k> {
                 .iter()
                 .find(|f| f.member == member)
                 .ok_or_else(|| format!("the literal sets `{member}`, which is not a field"))?;
-            let ty = self.field_ty_for_default(def, field)?;
-            values.insert(
-                member,
-                self.eval(def.module, &field_value.expr, &ty, depth + 1)?,
-            );
+            let value = self
+                .field_ty_for_default(def, field)
+                .and_then(|ty| self.eval(def.module, &field_value.expr, &ty, depth + 1));
+            values.insert(member, value);
         }
         if let Some(rest) = &literal.rest {
             if !is_default_call(rest) || !derives_default(def.item.attrs()) {
@@ -427,8 +532,10 @@ impl<'g, 'k> Generator<'g, 'k> {
             }
             for field in fields {
                 if !values.contains_key(&field.member) {
-                    let ty = self.field_ty_for_default(def, field)?;
-                    values.insert(field.member.clone(), self.default_of(&ty, depth + 1)?);
+                    let value = self
+                        .field_ty_for_default(def, field)
+                        .and_then(|ty| self.default_of(&ty, depth + 1));
+                    values.insert(field.member.clone(), value);
                 }
             }
         }
@@ -448,6 +555,21 @@ impl<'g, 'k> Generator<'g, 'k> {
         ty: &Ty<'k>,
         depth: usize,
     ) -> Result<Value, String> {
+        let value = self.eval_untyped(module, expr, ty, depth)?;
+        Ok(match ty {
+            // serde writes an `f32` as that `f32` widened to `f64`.
+            Ty::Leaf(leaf) if leaf.rust_name == "f32" => round_to_f32(value),
+            _ => value,
+        })
+    }
+
+    fn eval_untyped(
+        &mut self,
+        module: ModuleId,
+        expr: &Expr,
+        ty: &Ty<'k>,
+        depth: usize,
+    ) -> Result<Value, String> {
         if depth > DEPTH_LIMIT {
             return Err("the expression nests too deeply".into());
         }
@@ -458,10 +580,10 @@ impl<'g, 'k> Generator<'g, 'k> {
             )
         };
         let expr = strip(expr);
-        if let Ty::Local(def) = ty {
-            if let Some(inner) = self.forwarded(def).map_err(|e| e.message)? {
-                return self.eval(module, expr, &inner, depth + 1);
-            }
+        if let Ty::Local(def) = ty
+            && let Some(inner) = self.forwarded(def).map_err(|e| e.message)?
+        {
+            return self.eval(module, expr, &inner, depth + 1);
         }
         match expr {
             Expr::Lit(ExprLit { lit, .. }) => match (lit, ty) {
@@ -561,6 +683,9 @@ impl<'g, 'k> Generator<'g, 'k> {
                         let Data::Enum(variants) = &info.data else {
                             return Err(refuse());
                         };
+                        if info.attrs.into.is_some() {
+                            return Err(refuse());
+                        }
                         let DefItem::Enum(item) = def.item else {
                             return Err(refuse());
                         };
@@ -579,11 +704,11 @@ impl<'g, 'k> Generator<'g, 'k> {
                     }
                     ([name], _) => {
                         for item in &self.lowerer.krate.modules[module].items {
-                            if let Item::Const(c) = item {
-                                if c.ident == name {
-                                    let value = (*c.expr).clone();
-                                    return self.eval(module, &value, ty, depth + 1);
-                                }
+                            if let Item::Const(c) = item
+                                && c.ident == name
+                            {
+                                let value = (*c.expr).clone();
+                                return self.eval(module, &value, ty, depth + 1);
                             }
                         }
                         Err(refuse())
@@ -591,6 +716,16 @@ impl<'g, 'k> Generator<'g, 'k> {
                     _ => Err(refuse()),
                 }
             }
+            Expr::Tuple(tuple) => match ty {
+                Ty::Tuple(items) if items.len() == tuple.elems.len() => tuple
+                    .elems
+                    .iter()
+                    .zip(items)
+                    .map(|(e, t)| self.eval(module, e, t, depth + 1))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Value::Array),
+                _ => Err(refuse()),
+            },
             Expr::Struct(_) => match ty {
                 Ty::Local(def) => {
                     let info = self.container(def).map_err(|e| e.message)?;
@@ -604,6 +739,15 @@ impl<'g, 'k> Generator<'g, 'k> {
             },
             _ => Err(refuse()),
         }
+    }
+}
+
+/// A number as serde writes it for an `f32`: the `f32` nearest to it, widened.
+fn round_to_f32(value: Value) -> Value {
+    match value.as_f64() {
+        #[allow(clippy::cast_possible_truncation)]
+        Some(f) => serde_json::Number::from_f64(f64::from(f as f32)).map_or(value, Value::Number),
+        None => value,
     }
 }
 
@@ -632,19 +776,7 @@ fn is_default_call(expr: &Expr) -> bool {
 }
 
 fn derives_default(attrs: &[syn::Attribute]) -> bool {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("derive"))
-        .any(|a| {
-            a.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .is_ok_and(|paths| {
-                paths
-                    .iter()
-                    .any(|p| p.segments.last().is_some_and(|s| s.ident == "Default"))
-            })
-        })
+    derives(attrs, "Default")
 }
 
 fn element_type<'k>(ty: &Ty<'k>) -> Option<Ty<'k>> {

@@ -115,6 +115,10 @@ pub struct ContainerInfo<'k> {
     pub data: Data<'k>,
     /// serde's name for it (after `rename`).
     pub serde_name: String,
+    /// The type parameters that reach its schema (schemars'
+    /// `relevant_type_params`), sorted by name as schemars sorts them: its
+    /// `schema_id` names the arguments of these only.
+    pub relevant_params: Vec<String>,
 }
 
 fn unraw(ident: &syn::Ident) -> String {
@@ -135,13 +139,20 @@ fn read_fields<'k>(
     module: crate::scan::ModuleId,
     fields: &'k Fields,
     rename_all: &super::attrs::Both<RenameRule>,
+    container_default: &SerdeDefault,
 ) -> Result<Vec<FieldInfo<'k>>, LowerError> {
     fields
         .iter()
         .enumerate()
         .map(|(index, field)| {
-            let attrs = FieldAttrs::read(&field.attrs)
+            let mut attrs = FieldAttrs::read(&field.attrs)
                 .map_err(|e| LowerError::new(module, e.span, e.message))?;
+            // serde gives a field it never deserializes its type's
+            // `Default`, unless the field or its container says otherwise.
+            if attrs.skip_deserializing && !attrs.default.is_some() && !container_default.is_some()
+            {
+                attrs.default = SerdeDefault::Default;
+            }
             let member = field
                 .ident
                 .as_ref()
@@ -188,7 +199,7 @@ pub fn read_container<'k>(
     let data = match item {
         DefItem::Struct(s) => Data::Struct(
             style_of(&s.fields),
-            read_fields(module, &s.fields, &attrs.rename_all)?,
+            read_fields(module, &s.fields, &attrs.rename_all, &attrs.default)?,
         ),
         DefItem::Enum(e) => {
             let mut variants = Vec::with_capacity(e.variants.len());
@@ -213,7 +224,7 @@ pub fn read_container<'k>(
                 };
                 variants.push(VariantInfo {
                     style: style_of(&variant.fields),
-                    fields: read_fields(module, &variant.fields, &field_rules)?,
+                    fields: read_fields(module, &variant.fields, &field_rules, &attrs.default)?,
                     attrs: vattrs,
                     ser_name,
                     de_name,
@@ -223,11 +234,148 @@ pub fn read_container<'k>(
             Data::Enum(variants)
         }
     };
+    let relevant_params = relevant_type_params(item.generics(), &attrs, &data);
     Ok(ContainerInfo {
         attrs,
         data,
         serde_name,
+        relevant_params,
     })
+}
+
+/// The type parameters used in a schemars `rename` format (`{T}`).
+fn rename_format_params(format: &str) -> Vec<String> {
+    let text = format.replace("{{", "").replace("}}", "");
+    text.split('{')
+        .skip(1)
+        .filter_map(|segment| segment.split_once('}').map(|(param, _)| param.to_owned()))
+        .collect()
+}
+
+/// schemars' `relevant_type_params`: the parameters named in the `rename`
+/// format, and those written in the (schema) types of fields that are not
+/// skipped both ways, outside `PhantomData`.
+fn relevant_type_params(
+    generics: &syn::Generics,
+    attrs: &ContainerAttrs,
+    data: &Data<'_>,
+) -> Vec<String> {
+    let all: Vec<String> = generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
+    let mut relevant = std::collections::BTreeSet::new();
+    if let Some(format) = &attrs.rename_format {
+        relevant.extend(
+            rename_format_params(format)
+                .into_iter()
+                .filter(|p| all.contains(p)),
+        );
+    }
+    let mut visit_field = |field: &FieldInfo<'_>| {
+        if field.attrs.skip_serializing && field.attrs.skip_deserializing {
+            return;
+        }
+        let ty = field.attrs.with.as_ref().unwrap_or(field.ty);
+        visit_type_params(ty, &all, &mut relevant);
+    };
+    match data {
+        Data::Struct(_, fields) => fields.iter().for_each(&mut visit_field),
+        Data::Enum(variants) => {
+            for variant in variants {
+                if variant.attrs.skip_serializing && variant.attrs.skip_deserializing {
+                    continue;
+                }
+                variant.fields.iter().for_each(&mut visit_field);
+            }
+        }
+    }
+    relevant.into_iter().collect()
+}
+
+fn visit_type_params(ty: &Type, all: &[String], found: &mut std::collections::BTreeSet<String>) {
+    let visit_path = |path: &syn::Path, found: &mut std::collections::BTreeSet<String>| {
+        if path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "PhantomData")
+        {
+            return;
+        }
+        if path.leading_colon.is_none()
+            && let Some(first) = path.segments.first()
+        {
+            let name = first.ident.to_string();
+            if all.contains(&name) {
+                found.insert(name);
+            }
+        }
+        for segment in &path.segments {
+            match &segment.arguments {
+                syn::PathArguments::None => {}
+                syn::PathArguments::AngleBracketed(args) => {
+                    for arg in &args.args {
+                        match arg {
+                            syn::GenericArgument::Type(t) => visit_type_params(t, all, found),
+                            syn::GenericArgument::AssocType(a) => {
+                                visit_type_params(&a.ty, all, found);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                syn::PathArguments::Parenthesized(args) => {
+                    for input in &args.inputs {
+                        visit_type_params(&input.ty, all, found);
+                    }
+                    if let syn::ReturnType::Type(_, output) = &args.output {
+                        visit_type_params(output, all, found);
+                    }
+                }
+            }
+        }
+    };
+    match ty {
+        Type::Array(t) => visit_type_params(&t.elem, all, found),
+        Type::Group(t) => visit_type_params(&t.elem, all, found),
+        Type::Paren(t) => visit_type_params(&t.elem, all, found),
+        Type::Ptr(t) => visit_type_params(&t.elem, all, found),
+        Type::Reference(t) => visit_type_params(&t.elem, all, found),
+        Type::Slice(t) => visit_type_params(&t.elem, all, found),
+        Type::Tuple(t) => t
+            .elems
+            .iter()
+            .for_each(|e| visit_type_params(e, all, found)),
+        Type::Path(t) => {
+            if let Some(qself) = &t.qself {
+                visit_type_params(&qself.ty, all, found);
+            }
+            visit_path(&t.path, found);
+        }
+        Type::FnPtr(t) => {
+            for input in &t.inputs {
+                visit_type_params(&input.ty, all, found);
+            }
+            if let syn::ReturnType::Type(_, output) = &t.output {
+                visit_type_params(output, all, found);
+            }
+        }
+        Type::ImplTrait(t) => {
+            for bound in &t.bounds {
+                if let syn::TypeParamBound::Trait(b) = bound {
+                    visit_path(&b.path, found);
+                }
+            }
+        }
+        Type::TraitObject(t) => {
+            for bound in &t.bounds {
+                if let syn::TypeParamBound::Trait(b) = bound {
+                    visit_path(&b.path, found);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 impl<'k> ContainerInfo<'k> {
@@ -256,19 +404,18 @@ impl<'g, 'k> Generator<'g, 'k> {
     /// impls), if any.
     pub fn forwarded(&self, def: &Def<'k>) -> Result<Option<Ty<'k>>, LowerError> {
         let info = self.container(def)?;
-        if let Some(with) = &info.attrs.with {
-            if info.attrs.common.is_default() {
-                return self.lowerer.ty(&Scope::of_def(def), with).map(Some);
-            }
+        if let Some(with) = &info.attrs.with
+            && info.attrs.common.is_default()
+        {
+            return self.lowerer.ty(&Scope::of_def(def), with).map(Some);
         }
-        if let Some(field) = info.transparent_field() {
-            if info.attrs.common.is_default()
-                && field.attrs.common.is_default()
-                && field.attrs.validation.is_default()
-                && field.attrs.with.is_none()
-            {
-                return self.lowerer.ty(&Scope::of_def(def), field.ty).map(Some);
-            }
+        if let Some(field) = info.transparent_field()
+            && info.attrs.common.is_default()
+            && field.attrs.common.is_default()
+            && field.attrs.validation.is_default()
+            && field.attrs.with.is_none()
+        {
+            return self.lowerer.ty(&Scope::of_def(def), field.ty).map(Some);
         }
         Ok(None)
     }
@@ -281,11 +428,29 @@ impl<'g, 'k> Generator<'g, 'k> {
         if info.attrs.rename_format.is_none() || !name.contains('{') {
             return Ok(name);
         }
-        let mut out = name;
-        for (param, arg) in def.params.iter().zip(&def.args) {
-            out = out.replace(&format!("{{{param}}}"), &self.name(arg)?);
+        // As `format!(name, T = <T's schema name>, ..)`.
+        let mut out = String::with_capacity(name.len());
+        let mut rest = name.as_str();
+        while let Some(c) = rest.chars().next() {
+            if let Some(after) = rest.strip_prefix("{{") {
+                out.push('{');
+                rest = after;
+            } else if let Some(after) = rest.strip_prefix("}}") {
+                out.push('}');
+                rest = after;
+            } else if let (Some(after), Some(end)) = (rest.strip_prefix('{'), rest.find('}')) {
+                let param = &after[..end - 1];
+                match def.params.iter().position(|p| p == param) {
+                    Some(index) => out.push_str(&self.name(&def.args[index])?),
+                    None => out.push_str(&rest[..=end]),
+                }
+                rest = &rest[end + 1..];
+            } else {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
         }
-        Ok(out.replace("{{", "{").replace("}}", "}"))
+        Ok(out)
     }
 
     fn field_ty(&self, def: &Def<'k>, field: &FieldInfo<'k>) -> Result<Ty<'k>, LowerError> {
@@ -295,12 +460,24 @@ impl<'g, 'k> Generator<'g, 'k> {
 
     /// The schema of a local type, as its derived `json_schema` gives it.
     pub fn local_schema(&mut self, def: &Rc<Def<'k>>) -> Result<Value, LowerError> {
+        if let Some(inner) = self.forwarded(def)? {
+            // schemars' derive forwards every method to the inner type.
+            return self.json_schema(&inner);
+        }
         let info = self.container(def)?;
         let mut schema = if let Some(with) = &info.attrs.with {
             let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
             self.json_schema(&ty)?
         } else if let Some(field) = info.transparent_field() {
             self.field_schema(def, field, false)?
+        } else if let Some(through) = match self.contract {
+            // serde's `from`/`try_from` and `into`: the other type's schema
+            // on the side that goes through it.
+            Contract::Deserialize => info.attrs.from.as_ref(),
+            Contract::Serialize => info.attrs.into.as_ref(),
+        } {
+            let ty = self.lowerer.ty(&Scope::of_def(def), through)?;
+            self.json_schema(&ty)?
         } else {
             match &info.data {
                 Data::Struct(Style::Unit, _) => json!({"type": "null"}),
@@ -422,7 +599,7 @@ impl<'g, 'k> Generator<'g, 'k> {
                 ops::flatten(&mut schema, flat);
                 continue;
             }
-            let default = self.field_default(def, field, &ty, container_values.as_ref())?;
+            let default = self.field_default(def, field, container_values.as_ref())?;
             let sub = self.field_schema_with_default(def, field, false, default)?;
             let has_default = container_values.is_some() || field.attrs.default.is_some();
             let has_skip_if = field.attrs.skip_serializing_if.is_some();
@@ -630,6 +807,23 @@ impl<'g, 'k> Generator<'g, 'k> {
     }
 }
 
+/// Whether `#[derive(..)]` names `trait_name`.
+pub fn derives(attrs: &[syn::Attribute], trait_name: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .any(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|paths| {
+                paths
+                    .iter()
+                    .any(|p| p.segments.last().is_some_and(|s| s.ident == trait_name))
+            })
+        })
+}
+
 fn one_or_any(unique: bool, schemas: Vec<Value>) -> Value {
     let mut map = Map::new();
     map.insert(
@@ -640,23 +834,21 @@ fn one_or_any(unique: bool, schemas: Vec<Value>) -> Value {
 }
 
 fn remove_unit_variants(schema: &mut Value) -> Option<Vec<Value>> {
-    if schema.get("type").and_then(Value::as_str) == Some("string") {
-        if let Value::Object(obj) = schema {
-            if let Some(Value::Array(values)) = obj.remove("enum") {
-                obj.remove("type");
-                return Some(values);
-            }
-        }
+    if schema.get("type").and_then(Value::as_str) == Some("string")
+        && let Value::Object(obj) = schema
+        && let Some(Value::Array(values)) = obj.remove("enum")
+    {
+        obj.remove("type");
+        return Some(values);
     }
     let one_of = schema.get_mut("oneOf")?.as_array_mut()?;
     let first = one_of.get_mut(0)?;
-    if first.get("type").and_then(Value::as_str) == Some("string") {
-        if let Value::Object(obj) = first {
-            if let Some(Value::Array(values)) = obj.remove("enum") {
-                one_of.remove(0);
-                return Some(values);
-            }
-        }
+    if first.get("type").and_then(Value::as_str) == Some("string")
+        && let Value::Object(obj) = first
+        && let Some(Value::Array(values)) = obj.remove("enum")
+    {
+        one_of.remove(0);
+        return Some(values);
     }
     None
 }
@@ -725,11 +917,10 @@ pub fn apply_validation(schema: &mut Value, v: &Validation) {
     if let Some(format) = v.format {
         ops::insert(schema, "format", Value::String(format.to_owned()));
     }
-    if let Some(inner) = &v.inner {
-        if let Some(items) = schema.get_mut("items") {
-            if items.is_object() || items.is_boolean() {
-                apply_validation(items, inner);
-            }
-        }
+    if let Some(inner) = &v.inner
+        && let Some(items) = schema.get_mut("items")
+        && (items.is_object() || items.is_boolean())
+    {
+        apply_validation(items, inner);
     }
 }

@@ -534,8 +534,30 @@ pub fn all_leaves() -> impl Iterator<Item = &'static Leaf> {
 }
 
 /// Finds the leaf for a type path's crate and last segment. A single-segment
-/// primitive has the crate `""`.
+/// primitive has the crate `""`. std's atomics are their primitives, as
+/// schemars forwards them.
 pub fn leaf(krate: &str, rust_name: &str) -> Option<&'static Leaf> {
+    if STD.contains(&krate)
+        && let Some(primitive) = rust_name.strip_prefix("Atomic")
+    {
+        let primitive = primitive.to_ascii_lowercase();
+        if matches!(
+            primitive.as_str(),
+            "bool"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "isize"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "usize"
+        ) {
+            return all_leaves().find(|l| l.rust_name == primitive && l.crates.contains(&""));
+        }
+    }
     all_leaves().find(|l| l.rust_name == rust_name && l.crates.contains(&krate))
 }
 
@@ -550,8 +572,8 @@ pub enum Generic {
     Set,
     /// A map (`HashMap`, `BTreeMap`, `IndexMap`, `serde_json::Map`).
     Map,
-    /// A transparent wrapper (`Box`, `Rc`, `Arc`, `Cow`, `Cell`, `RefCell`,
-    /// `Mutex`, `RwLock`, `Wrapping`, `Reverse`).
+    /// A transparent wrapper (`Box`, `Rc`, `Arc`, `Weak`, `Cow`, `Cell`,
+    /// `RefCell`, `Mutex`, `RwLock`, `Wrapping`, `Reverse`).
     Wrapper,
     /// `PhantomData<T>`, rendered as `()`.
     Phantom,
@@ -561,6 +583,22 @@ pub enum Generic {
     ArrayVec,
     /// `DateTime<Tz>`: the time zone does not change the schema.
     DateTime,
+    /// `Range<T>` and `RangeInclusive<T>`.
+    Range,
+    /// `Bound<T>`.
+    Bound,
+    /// `NonZero<T>`: the `NonZero*` leaf of `T`.
+    NonZero,
+}
+
+/// The leaf of `NonZero<T>` for the primitive `T` (`NonZero<u32>` is `NonZeroU32`).
+pub fn non_zero(primitive: &str) -> Option<&'static Leaf> {
+    let mut chars = primitive.chars();
+    let first = chars.next()?.to_ascii_uppercase();
+    let name = format!("NonZero{first}{}", chars.as_str());
+    LEAVES
+        .iter()
+        .find(|l| l.rust_name == name && l.rust_name.starts_with("NonZero"))
 }
 
 /// Finds how a generic type is rendered, by crate and last segment.
@@ -578,13 +616,16 @@ pub fn generic(krate: &str, rust_name: &str) -> Option<Generic> {
         ("indexmap", "IndexMap") | ("serde_json", "Map") => Generic::Map,
         (
             _,
-            "Box" | "Rc" | "Arc" | "Cow" | "Cell" | "RefCell" | "Mutex" | "RwLock" | "Wrapping"
-            | "Reverse",
+            "Box" | "Rc" | "Arc" | "Weak" | "Cow" | "Cell" | "RefCell" | "Mutex" | "RwLock"
+            | "Wrapping" | "Reverse",
         ) if std || krate.is_empty() => Generic::Wrapper,
         (_, "PhantomData") if std => Generic::Phantom,
         (_, "Result") if std || krate.is_empty() => Generic::Result,
         ("arrayvec", "ArrayVec") => Generic::ArrayVec,
         ("chrono", "DateTime") => Generic::DateTime,
+        (_, "Range" | "RangeInclusive") if std => Generic::Range,
+        (_, "Bound") if std => Generic::Bound,
+        (_, "NonZero") if std => Generic::NonZero,
         _ => return None,
     })
 }

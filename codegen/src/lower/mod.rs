@@ -24,6 +24,8 @@ pub mod defaults;
 pub mod derive;
 pub mod known;
 pub mod schema_ops;
+#[cfg(test)]
+mod tests;
 pub mod ty;
 
 use crate::resolve::Resolver;
@@ -77,6 +79,7 @@ pub struct Lowerer<'k> {
     /// Whether local types may have lifetime parameters (output types may borrow).
     pub allow_borrowed: bool,
     containers: RefCell<HashMap<usize, Rc<derive::ContainerInfo<'k>>>>,
+    hand_written: std::cell::OnceCell<HashSet<usize>>,
 }
 
 impl<'k> Lowerer<'k> {
@@ -88,7 +91,43 @@ impl<'k> Lowerer<'k> {
             inline_subschemas,
             allow_borrowed: true,
             containers: RefCell::new(HashMap::new()),
+            hand_written: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The local types with a hand-written `impl JsonSchema`, by address.
+    fn hand_written_schemas(&self) -> &HashSet<usize> {
+        self.hand_written.get_or_init(|| {
+            let mut found = HashSet::new();
+            for (module, contents) in self.krate.modules.iter().enumerate() {
+                for item in &contents.items {
+                    let syn::Item::Impl(imp) = item else { continue };
+                    let Some((trait_path, _)) = &imp.trait_ else {
+                        continue;
+                    };
+                    if trait_path
+                        .segments
+                        .last()
+                        .is_none_or(|s| s.ident != "JsonSchema")
+                    {
+                        continue;
+                    }
+                    let syn::Type::Path(self_path) = &*imp.self_ty else {
+                        continue;
+                    };
+                    match self.resolver.resolve(module, &self_path.path) {
+                        Ok(crate::resolve::Resolved::Struct(_, s)) => {
+                            found.insert(std::ptr::from_ref(s) as usize);
+                        }
+                        Ok(crate::resolve::Resolved::Enum(_, e)) => {
+                            found.insert(std::ptr::from_ref(e) as usize);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            found
+        })
     }
 
     /// A local type's attributes and body, read once.
@@ -103,6 +142,24 @@ impl<'k> Lowerer<'k> {
         };
         if let Some(found) = self.containers.borrow().get(&key) {
             return Ok(found.clone());
+        }
+        let by_hand = if self.hand_written_schemas().contains(&key) {
+            Some("implements `JsonSchema` by hand")
+        } else if derive::derives(item.attrs(), "JsonSchema_repr") {
+            Some("derives `JsonSchema_repr`")
+        } else {
+            None
+        };
+        if let Some(how) = by_hand {
+            return Err(LowerError::new(
+                module,
+                item.ident().span(),
+                format!(
+                    "`{}` {how}, so its schema is not the derived one the build script renders; derive `JsonSchema`, or say what the schema is with #[schemars(with = \"Type\")] where `{}` is used",
+                    item.ident(),
+                    item.ident()
+                ),
+            ));
         }
         let info = Rc::new(derive::read_container(module, item)?);
         self.containers.borrow_mut().insert(key, info.clone());
@@ -254,6 +311,21 @@ impl<'g, 'k> Generator<'g, 'k> {
                     {"type": "object", "properties": {"Err": self.subschema_for(err)?}, "required": ["Err"]}
                 ]
             }),
+            Ty::Range(item) => {
+                let sub = self.subschema_for(item)?;
+                json!({
+                    "type": "object",
+                    "properties": {"start": sub.clone(), "end": sub},
+                    "required": ["start", "end"]
+                })
+            }
+            Ty::Bound(item) => json!({
+                "oneOf": [
+                    {"type": "object", "properties": {"Included": self.subschema_for(item)?}, "required": ["Included"]},
+                    {"type": "object", "properties": {"Excluded": self.subschema_for(item)?}, "required": ["Excluded"]},
+                    {"type": "string", "const": "Unbounded"}
+                ]
+            }),
             Ty::Map(key, value) => self.map_schema(key, value)?,
             Ty::Local(def) => self.local_schema(def)?,
         })
@@ -287,7 +359,7 @@ impl<'g, 'k> Generator<'g, 'k> {
     pub fn inline(&self, ty: &Ty<'k>) -> Result<bool, LowerError> {
         Ok(match ty {
             Ty::Leaf(leaf) => leaf.inline,
-            Ty::Result(..) => false,
+            Ty::Result(..) | Ty::Range(..) | Ty::Bound(..) => false,
             Ty::Local(def) => match self.forwarded(def)? {
                 Some(inner) => self.inline(&inner)?,
                 None => self.container(def)?.attrs.inline,
@@ -315,6 +387,8 @@ impl<'g, 'k> Generator<'g, 'k> {
                     .join("_and_")
             ),
             Ty::Result(ok, err) => format!("Result_of_{}_or_{}", self.name(ok)?, self.name(err)?),
+            Ty::Range(item) => format!("Range_of_{}", self.name(item)?),
+            Ty::Bound(item) => format!("Bound_of_{}", self.name(item)?),
             Ty::Map(key, value) => {
                 if self.id(key)? == "string" {
                     format!("Map_of_{}", self.name(value)?)
@@ -348,6 +422,8 @@ impl<'g, 'k> Generator<'g, 'k> {
                     .join(",")
             ),
             Ty::Result(ok, err) => format!("Result<{}, {}>", self.id(ok)?, self.id(err)?),
+            Ty::Range(item) => format!("Range<{}>", self.id(item)?),
+            Ty::Bound(item) => format!("Bound<{}>", self.id(item)?),
             Ty::Map(key, value) => {
                 let key_id = self.id(key)?;
                 if key_id == "string" {
@@ -364,15 +440,19 @@ impl<'g, 'k> Generator<'g, 'k> {
                         self.lowerer.krate.module_path(def.module),
                         self.container_name(def)?
                     );
-                    if def.args.is_empty() {
+                    // Only the parameters that reach the schema, in
+                    // schemars' order (sorted by name), without separators.
+                    let info = self.container(def)?;
+                    if info.relevant_params.is_empty() {
                         base
                     } else {
-                        let args = def
-                            .args
-                            .iter()
-                            .map(|a| self.id(a))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        format!("{base}<{}>", args.join(""))
+                        let mut args = String::new();
+                        for param in &info.relevant_params {
+                            if let Some(index) = def.params.iter().position(|p| p == param) {
+                                args.push_str(&self.id(&def.args[index])?);
+                            }
+                        }
+                        format!("{base}<{args}>")
                     }
                 }
             },

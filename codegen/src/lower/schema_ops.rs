@@ -48,14 +48,13 @@ pub fn insert_object_property(schema: &mut Value, key: &str, is_optional: bool, 
     {
         properties.insert(key.to_owned(), sub_schema);
     }
-    if !is_optional {
-        if let Some(required) = obj
+    if !is_optional
+        && let Some(required) = obj
             .entry("required")
             .or_insert(Value::Array(Vec::new()))
             .as_array_mut()
-        {
-            required.push(key.into());
-        }
+    {
+        required.push(key.into());
     }
 }
 
@@ -118,10 +117,10 @@ pub fn allow_null(schema: &mut Value) {
                 if !c.is_null() {
                     obj.insert("enum".into(), Value::Array(vec![c, Value::Null]));
                 }
-            } else if let Some(Value::Array(e)) = obj.get_mut("enum") {
-                if !e.contains(&Value::Null) {
-                    e.push(Value::Null);
-                }
+            } else if let Some(Value::Array(e)) = obj.get_mut("enum")
+                && !e.contains(&Value::Null)
+            {
+                e.push(Value::Null);
             }
         }
         Value::Bool(true) => {}
@@ -253,17 +252,16 @@ pub fn flatten(schema: &mut Value, other: Value) {
     match other {
         Value::Bool(false) => {}
         Value::Bool(true) => {
-            if let Value::Object(obj) = schema {
-                if !obj.contains_key("additionalProperties")
-                    && !obj.contains_key("unevaluatedProperties")
-                {
-                    let key = if contains_immediate_subschema(obj) {
-                        "unevaluatedProperties"
-                    } else {
-                        "additionalProperties"
-                    };
-                    obj.insert(key.to_owned(), true.into());
-                }
+            if let Value::Object(obj) = schema
+                && !obj.contains_key("additionalProperties")
+                && !obj.contains_key("unevaluatedProperties")
+            {
+                let key = if contains_immediate_subschema(obj) {
+                    "unevaluatedProperties"
+                } else {
+                    "additionalProperties"
+                };
+                obj.insert(key.to_owned(), true.into());
             }
         }
         Value::Object(mut obj2) => {
@@ -281,10 +279,9 @@ pub fn flatten(schema: &mut Value, other: Value) {
 fn normalise_additional_unevaluated(obj1: &mut Map<String, Value>, obj2: &Map<String, Value>) {
     if obj1.contains_key("additionalProperties")
         && (obj2.contains_key("unevaluatedProperties") || contains_immediate_subschema(obj2))
+        && let Some(ap) = obj1.remove("additionalProperties")
     {
-        if let Some(ap) = obj1.remove("additionalProperties") {
-            obj1.insert("unevaluatedProperties".to_owned(), ap);
-        }
+        obj1.insert("unevaluatedProperties".to_owned(), ap);
     }
 }
 

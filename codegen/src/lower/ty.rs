@@ -37,12 +37,16 @@ pub enum Ty<'k> {
     Tuple(Vec<Ty<'k>>),
     /// `Result<T, E>`.
     Result(Box<Ty<'k>>, Box<Ty<'k>>),
+    /// `Range<T>` or `RangeInclusive<T>`.
+    Range(Box<Ty<'k>>),
+    /// `Bound<T>`.
+    Bound(Box<Ty<'k>>),
     /// A struct or enum of the crate.
     Local(Rc<Def<'k>>),
 }
 
 /// A struct or enum of the crate, instantiated.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Def<'k> {
     /// The module that declares it.
     pub module: ModuleId,
@@ -96,6 +100,8 @@ pub struct Scope<'k> {
     pub module: ModuleId,
     /// The generic parameters in scope and their arguments.
     pub generics: Vec<(String, Ty<'k>)>,
+    /// What `Self` names: the type whose body this is.
+    pub self_ty: Option<Ty<'k>>,
 }
 
 impl<'k> Scope<'k> {
@@ -104,6 +110,7 @@ impl<'k> Scope<'k> {
         Scope {
             module,
             generics: Vec::new(),
+            self_ty: None,
         }
     }
 
@@ -117,6 +124,7 @@ impl<'k> Scope<'k> {
                 .cloned()
                 .zip(def.args.iter().cloned())
                 .collect(),
+            self_ty: Some(Ty::Local(Rc::new(def.clone()))),
         }
     }
 }
@@ -236,6 +244,14 @@ impl<'k> Lowerer<'k> {
             {
                 return Ok(bound.clone());
             }
+            if segment.ident == "Self" && segment.arguments.is_none() {
+                return scope.self_ty.clone().ok_or_else(|| {
+                    err(
+                        path.span(),
+                        "`Self` names no type here; write the type's name".into(),
+                    )
+                });
+            }
         }
         let Some(last) = path.segments.last() else {
             return Err(err(path.span(), "an empty path names no type".into()));
@@ -279,7 +295,12 @@ impl<'k> Lowerer<'k> {
                 for (name, ty) in params.into_iter().zip(types) {
                     generics.push((name, self.ty_depth(scope, ty, depth + 1)?));
                 }
-                self.ty_depth(&Scope { module, generics }, &alias.ty, depth + 1)
+                let scope = Scope {
+                    module,
+                    generics,
+                    self_ty: None,
+                };
+                self.ty_depth(&scope, &alias.ty, depth + 1)
             }
             Resolved::Foreign(segments) => self.foreign(scope, &segments, &args, path, depth),
             Resolved::Module(_) => Err(err(
@@ -327,7 +348,12 @@ impl<'k> Lowerer<'k> {
             .map(|p| p.ident.to_string())
             .collect();
         let types = only_types(args);
-        if types.len() != params.len() {
+        let defaults: Vec<Option<&Type>> = generics
+            .type_params()
+            .map(|p| p.default.as_ref().map(|(_, ty)| ty))
+            .collect();
+        let required = defaults.iter().take_while(|d| d.is_none()).count();
+        if types.len() > params.len() || types.len() < required {
             return Err(err(format!(
                 "`{}` takes {} type arguments, but {} are given",
                 item.ident(),
@@ -335,9 +361,29 @@ impl<'k> Lowerer<'k> {
                 types.len()
             )));
         }
-        let mut bound = Vec::with_capacity(types.len());
+        let mut bound = Vec::with_capacity(params.len());
         for ty in types {
             bound.push(self.ty_depth(scope, ty, depth + 1)?);
+        }
+        // Parameters left out take their defaults, written in the type's own
+        // module, where earlier parameters are in scope.
+        let given = bound.len();
+        for (index, default) in defaults.iter().enumerate().skip(given) {
+            let Some(default) = default else {
+                return Err(err(format!(
+                    "`{}` takes {} type arguments, but {} are given",
+                    item.ident(),
+                    params.len(),
+                    index
+                )));
+            };
+            let default_scope = Scope {
+                module,
+                generics: params.iter().cloned().zip(bound.iter().cloned()).collect(),
+                self_ty: None,
+            };
+            let ty = self.ty_depth(&default_scope, default, depth + 1)?;
+            bound.push(ty);
         }
         Ok(Ty::Local(Rc::new(Def {
             module,
@@ -396,6 +442,17 @@ impl<'k> Lowerer<'k> {
                 })?,
                 Generic::Phantom => Ty::Leaf(&known::UNIT),
                 Generic::Result => Ty::Result(Box::new(arg(0)?), Box::new(arg(1)?)),
+                Generic::Range => Ty::Range(Box::new(arg(0)?)),
+                Generic::Bound => Ty::Bound(Box::new(arg(0)?)),
+                Generic::NonZero => {
+                    let primitive = match arg(0)? {
+                        Ty::Leaf(leaf) => leaf.rust_name,
+                        _ => "",
+                    };
+                    known::non_zero(primitive).map(Ty::Leaf).ok_or_else(|| {
+                        err("`NonZero` takes an integer type, such as `NonZero<u32>`".into())
+                    })?
+                }
                 Generic::ArrayVec => {
                     let cap = args
                         .iter()

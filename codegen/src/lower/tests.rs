@@ -1,0 +1,305 @@
+//! The lowering's refusals, one test per class, and the behaviours that
+//! follow schemars' derive where it is easy to go wrong.
+//!
+//! Each test writes a small crate to a temporary directory, analyses it as
+//! the build script would, and looks at the diagnostics or the baked schema.
+//! Agreement with schemars itself is checked by the corpus in
+//! `tests/corpus`, which compares every schema with schemars at run time.
+
+use crate::analysis::{Analysis, analyze};
+use crate::scan::cfg::CfgEnv;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct TempCrate(PathBuf);
+
+impl Drop for TempCrate {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn analyze_lib(source: &str) -> (Analysis, TempCrate) {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "tooltable-lower-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/lib.rs"), source).unwrap();
+    let analysis = analyze(&dir, &CfgEnv::default()).expect("the configuration reads");
+    (analysis, TempCrate(dir))
+}
+
+/// The errors of a crate whose one tool takes `Params` and returns `Out`.
+fn errors(types: &str) -> Vec<String> {
+    let source = format!(
+        "{types}\n/// Do it.\n#[tool(tier = read)]\npub fn go(p: Params) -> Out {{ todo!() }}\n"
+    );
+    analyze_lib(&source)
+        .0
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// The input and output schemas of a crate whose one tool takes `Params`
+/// and returns `Out`.
+fn schemas(types: &str) -> (Value, Value) {
+    let source = format!(
+        "{types}\n/// Do it.\n#[tool(tier = read)]\npub fn go(p: Params) -> Out {{ todo!() }}\n"
+    );
+    let (analysis, _dir) = analyze_lib(&source);
+    let errors: Vec<String> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(errors, Vec::<String>::new());
+    let descriptor = &analysis.table.tools[0].descriptor;
+    (
+        descriptor["inputSchema"].clone(),
+        descriptor["outputSchema"].clone(),
+    )
+}
+
+fn assert_one_error(errors: &[String], at: &str, words: &[&str]) {
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].starts_with(at), "{}", errors[0]);
+    for word in words {
+        assert!(
+            errors[0].contains(word),
+            "`{word}` is not in: {}",
+            errors[0]
+        );
+    }
+}
+
+#[test]
+fn a_type_with_a_hand_written_json_schema_impl_is_refused_at_its_name() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub a: Custom }\n\
+         pub type Out = u8;\n\
+         pub struct Custom;\n\
+         impl schemars::JsonSchema for Custom {}\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:4:12",
+        &[
+            "`Custom` implements `JsonSchema` by hand",
+            "#[schemars(with = \"Type\")]",
+        ],
+    );
+}
+
+#[test]
+fn an_enum_deriving_json_schema_repr_is_refused() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub level: Level }\n\
+         pub type Out = u8;\n\
+         #[derive(schemars::JsonSchema_repr)]\n#[repr(u8)]\npub enum Level { Low = 1, High = 2 }\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:6:10",
+        &["`Level` derives `JsonSchema_repr`", "derive `JsonSchema`"],
+    );
+}
+
+#[test]
+fn the_unstable_ref_variants_setting_is_refused() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub e: E }\n\
+         pub type Out = u8;\n\
+         #[derive(schemars::JsonSchema)]\n#[schemars(_unstable_ref_variants)]\npub enum E { A(u8) }\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:5:12",
+        &["`_unstable_ref_variants`", "remove it"],
+    );
+}
+
+#[test]
+fn serde_remote_is_refused() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub d: Def }\n\
+         pub type Out = u8;\n\
+         #[derive(serde::Deserialize)]\n#[serde(remote = \"other::Thing\")]\npub struct Def { pub a: u8 }\n",
+    );
+    assert_one_error(&errors, "src/lib.rs:5:9", &["`remote`", "#[schemars(with"]);
+}
+
+#[test]
+fn a_default_written_through_serialize_with_is_refused() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default, serialize_with = \"as_text\")]\n#[schemars(with = \"String\")]\npub n: u32,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:3:1",
+        &[
+            "default of field `n`",
+            "`with`/`serialize_with`",
+            "remove the default",
+        ],
+    );
+}
+
+#[test]
+fn a_default_whose_type_does_not_serialize_is_left_out_as_schemars_leaves_it_out() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize, Default)]\npub struct Inner { pub a: u8 }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default)]\npub inner: Inner,\n#[serde(default)]\npub n: u8,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        input["properties"]["inner"],
+        json!({"$ref": "#/$defs/Inner"})
+    );
+    assert_eq!(input["properties"]["n"]["default"], json!(0));
+}
+
+#[test]
+fn a_field_never_deserialized_defaults_to_its_types_default_in_the_output() {
+    let (_, output) = schemas(
+        "pub type Params = Out;\n\
+         #[derive(serde::Serialize, serde::Deserialize)]\npub struct Out {\n\
+         #[serde(skip_deserializing)]\npub count: u32,\npub name: String,\n}\n",
+    );
+    assert_eq!(
+        output["properties"]["count"],
+        json!({"type": "integer", "format": "uint32", "minimum": 0, "readOnly": true, "default": 0})
+    );
+}
+
+#[test]
+fn an_f32_default_is_the_nearest_f32_widened_as_serde_writes_it() {
+    let (input, _) = schemas(
+        "fn tenth() -> f32 { 0.1 }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"tenth\")]\npub ratio: f32,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        input["properties"]["ratio"]["default"],
+        json!(f64::from(0.1_f32))
+    );
+}
+
+#[test]
+fn a_transparent_struct_without_metadata_is_its_fields_schema_at_the_root() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Inner { pub a: u8 }\n\
+         #[derive(serde::Deserialize)]\n#[serde(transparent)]\npub struct Params { pub inner: Inner }\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(input["type"], json!("object"));
+    assert_eq!(input["required"], json!(["a"]));
+}
+
+#[test]
+fn self_names_the_type_being_declared() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub children: Vec<Self> }\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        input["properties"]["children"],
+        json!({"type": "array", "items": {"$ref": "#"}})
+    );
+}
+
+#[test]
+fn type_parameters_left_out_take_their_defaults() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Tagged<T, M = String> { pub value: T, pub meta: M }\n\
+         #[derive(serde::Deserialize)]\npub struct Params { pub a: Tagged<u8>, pub b: Tagged<u8, String> }\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(input["properties"]["a"], json!({"$ref": "#/$defs/Tagged"}));
+    assert_eq!(input["properties"]["b"], json!({"$ref": "#/$defs/Tagged"}));
+    assert_eq!(
+        input["$defs"]["Tagged"]["properties"]["meta"],
+        json!({"type": "string"})
+    );
+}
+
+#[test]
+fn instances_that_differ_only_in_a_parameter_that_never_reaches_the_schema_share_a_definition() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct S<T> { pub kept: u8, #[serde(skip)] pub gone: Option<T> }\n\
+         #[derive(serde::Deserialize)]\npub struct Params { pub a: S<u8>, pub b: S<String> }\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(input["properties"]["b"], json!({"$ref": "#/$defs/S"}));
+    assert_eq!(input["$defs"].as_object().map(|d| d.len()), Some(1));
+}
+
+#[test]
+fn serde_from_and_into_give_the_other_types_schema_on_their_side() {
+    let (input, output) = schemas(
+        "#[derive(serde::Serialize, serde::Deserialize, Clone)]\n\
+         #[serde(try_from = \"String\", into = \"Vec<u8>\")]\npub struct Code { pub a: u8 }\n\
+         #[derive(serde::Serialize, serde::Deserialize)]\npub struct Params { pub code: Code }\n\
+         pub type Out = Params;\n",
+    );
+    assert_eq!(input["$defs"]["Code"], json!({"type": "string"}));
+    assert_eq!(output["$defs"]["Code"]["items"]["format"], json!("uint8"));
+}
+
+#[test]
+fn extensions_written_as_json_are_read_as_json() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[schemars(extend(\"x-a\" = {\"b\": [1, -2.5, null, true]}, \"x-c\" = \"d\"))]\npub n: u8,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        input["properties"]["n"]["x-a"],
+        json!({"b": [1, -2.5, null, true]})
+    );
+    assert_eq!(input["properties"]["n"]["x-c"], json!("d"));
+}
+
+#[test]
+fn an_extension_that_is_not_written_with_literals_is_refused() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[schemars(extend(\"x-a\" = some_value))]\npub n: u8,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:3:",
+        &["`extend` value must be a literal"],
+    );
+}
+
+#[test]
+fn validator_items_schemars_ignores_are_ignored() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[validate(length(min = 1, max = 3, message = \"too long\"))]\npub s: String,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        input["properties"]["s"],
+        json!({"type": "string", "minLength": 1, "maxLength": 3})
+    );
+}
