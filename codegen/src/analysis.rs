@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::describe::{self, Table};
 use crate::diagnostic::{self, Diagnostic};
 use crate::emit;
+use crate::emit::docs::DocsPage;
 use crate::model;
 use crate::scan::{self, Crate, cfg::CfgEnv};
 use std::path::{Path, PathBuf};
@@ -23,6 +24,15 @@ pub struct Analysis {
     pub table: Table,
     /// Every problem found, sorted by place.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A file the crate commits, and what it should hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommittedFile {
+    /// Its path, relative to the crate's directory.
+    pub relative: PathBuf,
+    /// Its expected content.
+    pub content: String,
 }
 
 /// Reads and describes the crate in `crate_dir` under the cfgs of `cfg`.
@@ -55,12 +65,39 @@ impl Analysis {
 
     /// The source of the generated table file.
     pub fn table_source(&self) -> String {
-        emit::table::render(
-            &self.config.package_name,
-            &self.table,
-            &self.manifest().inventory,
-            self.config.inline_subschemas,
-        )
+        emit::table::render(&self.config, &self.table, &self.manifest().inventory)
+    }
+
+    /// The Markdown docs page, through the crate's template or the built-in one.
+    pub fn docs(&self) -> Result<String, Diagnostic> {
+        let page = DocsPage::new(&self.config.package_name, &self.table);
+        let Some(relative) = &self.config.docs_template else {
+            return Ok(page.render_builtin());
+        };
+        let path = self.config.crate_dir.join(relative);
+        let source = std::fs::read_to_string(&path).map_err(|e| {
+            Diagnostic::general(format!(
+                "cannot read the docs template {} (`docs_template` in [package.metadata.tooltable]): {e}; fix the path, or remove the key to use the built-in template",
+                relative.display()
+            ))
+        })?;
+        page.render_with(relative, &source)
+            .map_err(Diagnostic::general)
+    }
+
+    /// The files the crate commits and the build keeps in step (the
+    /// manifest, then the docs), with their expected content.
+    pub fn committed_files(&self) -> Result<Vec<CommittedFile>, Diagnostic> {
+        Ok(vec![
+            CommittedFile {
+                relative: self.config.manifest.clone(),
+                content: self.manifest().render(),
+            },
+            CommittedFile {
+                relative: self.config.docs.clone(),
+                content: self.docs()?,
+            },
+        ])
     }
 
     /// Every source file read.

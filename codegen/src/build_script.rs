@@ -3,7 +3,7 @@
 //! It reads the crate, prints `cargo::rerun-if-changed` for every file it
 //! read, reports every problem through `cargo::error=`/`cargo::warning=`
 //! with a file, line and column, writes `$OUT_DIR/tooltable.rs`, and keeps
-//! the committed manifest in step under the write policy. It never panics on
+//! the committed manifest and docs in step under the write policy. It never panics on
 //! any input.
 
 use crate::analysis::{Analysis, analyze};
@@ -102,24 +102,35 @@ fn sync_committed(analysis: &Analysis, crate_dir: &Path) -> Vec<String> {
             return out;
         }
     };
-    let files = [(
-        analysis.config.manifest.clone(),
-        analysis.manifest().render(),
-    )];
-    for (relative, content) in files {
-        let path = crate_dir.join(&relative);
-        match write::sync(&path, &content, decision.policy) {
+    if let Some(template) = &analysis.config.docs_template {
+        out.push(format!(
+            "cargo::rerun-if-changed={}",
+            crate_dir.join(template).display()
+        ));
+    }
+    let files = match analysis.committed_files() {
+        Ok(files) => files,
+        Err(diagnostic) => {
+            out.push(directive(&diagnostic));
+            return out;
+        }
+    };
+    for file in files {
+        let relative = &file.relative;
+        let path = crate_dir.join(relative);
+        match write::sync(&path, &file.content, decision.policy) {
             Ok(Outcome::Stale) => out.push(format!(
-                "cargo::warning={} is out of date with the #[tool] handlers (not rewritten: {}); run `cargo build` locally with {WRITE_VAR}=always, and commit it",
+                "cargo::warning={} is out of date with the #[tool] handlers (not rewritten: {}); run `tooltable generate` in the crate's directory (or `cargo build` locally with {WRITE_VAR}=always), and commit it",
                 relative.display(),
                 decision.reason
             )),
             Ok(_) => {}
             Err(e) => out.push(format!("cargo::error=cannot write {}: {e}", relative.display())),
         }
-        if path.exists() {
-            out.push(format!("cargo::rerun-if-changed={}", path.display()));
-        }
+        // Watched even when missing (cargo then reruns until it exists), so
+        // fixing a stale file by hand or with `tooltable generate` clears
+        // the warning instead of replaying it.
+        out.push(format!("cargo::rerun-if-changed={}", path.display()));
     }
     out
 }

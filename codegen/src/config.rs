@@ -31,6 +31,9 @@ pub const KEYS: [&str; 9] = [
 pub struct Config {
     /// The package name.
     pub package_name: String,
+    /// The package version (`0.0.0` when the manifest inherits or omits it
+    /// and cargo does not say).
+    pub package_version: String,
     /// The directory holding Cargo.toml.
     pub crate_dir: PathBuf,
     /// The crate root, relative to `crate_dir`.
@@ -85,6 +88,15 @@ impl Config {
             .and_then(toml::Value::as_str)
             .ok_or_else(|| vec![at("[package] has no `name`".into())])?
             .to_owned();
+        let package_version = match package.get("version") {
+            Some(toml::Value::String(version)) => version.clone(),
+            Some(toml::Value::Table(t))
+                if t.get("workspace").and_then(toml::Value::as_bool) == Some(true) =>
+            {
+                workspace_version(crate_dir).unwrap_or_else(|| "0.0.0".to_owned())
+            }
+            _ => "0.0.0".to_owned(),
+        };
         let empty = toml::Table::new();
         let settings = package
             .get("metadata")
@@ -205,6 +217,7 @@ impl Config {
         }
         Ok(Config {
             package_name,
+            package_version,
             crate_dir: crate_dir.to_path_buf(),
             root,
             manifest: PathBuf::from(manifest),
@@ -222,6 +235,20 @@ impl Config {
     pub fn declarations_key(&self) -> String {
         format!("{}declarations", self.namespace)
     }
+}
+
+/// `[workspace.package] version` of the nearest enclosing workspace, for a
+/// package that inherits its version.
+fn workspace_version(crate_dir: &Path) -> Option<String> {
+    crate_dir.ancestors().skip(1).find_map(|dir| {
+        let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+        let doc: toml::Table = text.parse().ok()?;
+        doc.get("workspace")?
+            .get("package")?
+            .get("version")?
+            .as_str()
+            .map(str::to_owned)
+    })
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use tooltable_runtime::manifest::{Confirm, Manifest, ManifestTool};
 use tooltable_runtime::names::validate_name;
 use tooltable_runtime::{
     Annotations, Fingerprint, Tier, World, confirm, descriptor, fingerprint, limits, schema,
+    validate,
 };
 
 /// One tool, ready to be baked.
@@ -209,16 +210,31 @@ fn describe_tool(
             }
         },
     };
-    if let Some(c) = &attr.confirm {
-        if input_schema.is_object() {
-            if let Err(e) = confirm::inject(&mut input_schema, c.value.consequence()) {
-                let span = decl.shape.params.as_ref().map_or(c.span, |p| p.span());
-                errors.push(Diagnostic::error(
-                    at(span),
-                    format!("tool `{}` confirms, but {e}", decl.name),
-                ));
-            }
-        }
+    if let Some(c) = &attr.confirm
+        && input_schema.is_object()
+        && let Err(e) = confirm::inject(&mut input_schema, c.value.consequence())
+    {
+        let span = decl.shape.params.as_ref().map_or(c.span, |p| p.span());
+        errors.push(Diagnostic::error(
+            at(span),
+            format!("tool `{}` confirms, but {e}", decl.name),
+        ));
+    }
+
+    if let (Some(example), true) = (&attr.example, errors.is_empty())
+        && let Err(violations) = validate::validate(&input_schema, &example.value)
+    {
+        errors.extend(violations.into_iter().map(|v| {
+                Diagnostic::error(
+                    at(example.span),
+                    format!(
+                        "the example of tool `{}` does not fit its input schema: at `{}` it {}; correct the example or the parameter type",
+                        decl.name,
+                        if v.pointer.is_empty() { "/" } else { &v.pointer },
+                        v.message
+                    ),
+                )
+            }));
     }
 
     let (output_schema, wrap_output) = match (decl.shape.output.kind, &decl.shape.output.ty) {

@@ -29,7 +29,11 @@ fn temp_crate(files: &[(&str, &str)]) -> TempCrate {
         std::fs::write(path, content).unwrap();
     }
     if !files.iter().any(|(p, _)| *p == "Cargo.toml") {
-        std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n").unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        )
+        .unwrap();
     }
     TempCrate(dir)
 }
@@ -41,7 +45,12 @@ fn analyze_files(files: &[(&str, &str)]) -> (Analysis, TempCrate) {
 }
 
 fn diagnostics(files: &[(&str, &str)]) -> Vec<String> {
-    analyze_files(files).0.diagnostics.iter().map(ToString::to_string).collect()
+    analyze_files(files)
+        .0
+        .diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 const PARAMS: &str = "
@@ -56,10 +65,17 @@ pub struct Params {
 fn a_clean_crate_has_no_diagnostics_and_a_sorted_table() {
     let (analysis, _dir) = analyze_files(&[(
         "src/lib.rs",
-        &format!("{PARAMS}\n/// Get it.\n#[tool(tier = read)]\nfn b_get(p: Params) -> String {{ String::new() }}\n/// Ping.\n#[tool(tier = read)]\nfn a_ping() -> String {{ String::new() }}\n"),
+        &format!(
+            "{PARAMS}\n/// Get it.\n#[tool(tier = read)]\nfn b_get(p: Params) -> String {{ String::new() }}\n/// Ping.\n#[tool(tier = read)]\nfn a_ping() -> String {{ String::new() }}\n"
+        ),
     )]);
     assert_eq!(analysis.diagnostics, vec![]);
-    let names: Vec<&str> = analysis.table.tools.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = analysis
+        .table
+        .tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
     assert_eq!(names, ["a_ping", "b_get"]);
 }
 
@@ -67,8 +83,14 @@ fn a_clean_crate_has_no_diagnostics_and_a_sorted_table() {
 fn a_duplicate_name_is_refused_at_build_time_naming_both_places() {
     let found = diagnostics(&[
         ("src/lib.rs", "mod a;\nmod b;\n"),
-        ("src/a.rs", "/// One.\n#[tool(tier = read)]\nfn twin() -> String { String::new() }\n"),
-        ("src/b.rs", "/// Two.\n#[tool(name = \"twin\", tier = read)]\nfn other() -> String { String::new() }\n"),
+        (
+            "src/a.rs",
+            "/// One.\n#[tool(tier = read)]\nfn twin() -> String { String::new() }\n",
+        ),
+        (
+            "src/b.rs",
+            "/// Two.\n#[tool(name = \"twin\", tier = read)]\nfn other() -> String { String::new() }\n",
+        ),
     ]);
     assert_eq!(
         found,
@@ -81,22 +103,35 @@ fn a_duplicate_name_is_refused_at_build_time_naming_both_places() {
 
 #[test]
 fn a_name_the_profile_refuses_is_reported_at_the_name() {
-    let found = diagnostics(&[("src/lib.rs", "/// Dots.\n#[tool(name = \"a.b\", tier = read)]\nfn dotted() -> String { String::new() }\n")]);
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// Dots.\n#[tool(name = \"a.b\", tier = read)]\nfn dotted() -> String { String::new() }\n",
+    )]);
     assert_eq!(
         found,
-        ["src/lib.rs:2:15: tool name `a.b` contains '.' at character 2, which the portable profile does not allow; use `_` or `-` instead, or set `names = \"mcp\"` in [package.metadata.tooltable] to allow `.`"]
+        [
+            "src/lib.rs:2:15: tool name `a.b` contains '.' at character 2, which the portable profile does not allow; use `_` or `-` instead, or set `names = \"mcp\"` in [package.metadata.tooltable] to allow `.`"
+        ]
     );
 }
 
 #[test]
 fn the_mcp_profile_and_required_prefixes_come_from_the_metadata() {
     let found = diagnostics(&[
-        ("Cargo.toml", "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nnames = \"mcp\"\nprefixes = [\"notes.\"]\n"),
-        ("src/lib.rs", "/// A.\n#[tool(name = \"notes.a\", tier = read)]\nfn a() -> String { String::new() }\n/// B.\n#[tool(tier = read)]\nfn b() -> String { String::new() }\n"),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nnames = \"mcp\"\nprefixes = [\"notes.\"]\n",
+        ),
+        (
+            "src/lib.rs",
+            "/// A.\n#[tool(name = \"notes.a\", tier = read)]\nfn a() -> String { String::new() }\n/// B.\n#[tool(tier = read)]\nfn b() -> String { String::new() }\n",
+        ),
     ]);
     assert_eq!(
         found,
-        ["src/lib.rs:6:4: tool name `b` does not start with a required prefix (`notes.`); rename it (for example `notes.b`) or change `prefixes` in [package.metadata.tooltable]"]
+        [
+            "src/lib.rs:6:4: tool name `b` does not start with a required prefix (`notes.`); rename it (for example `notes.b`) or change `prefixes` in [package.metadata.tooltable]"
+        ]
     );
 }
 
@@ -107,8 +142,17 @@ fn attribute_mistakes_are_build_errors_at_the_offending_token() {
         "/// A.\n#[tool(tier = read, colour = \"red\")]\nfn a() -> String { String::new() }\n/// B.\n#[tool(toolset = \"x\")]\nfn b() -> String { String::new() }\n/// C.\n#[tool(tier = read, confirm)]\nfn c() -> String { String::new() }\n",
     )]);
     assert_eq!(found.len(), 3, "{found:#?}");
-    assert!(found[0].starts_with("src/lib.rs:2:21: unknown key `colour` in #[tool]; the keys are name, title, tier"), "{}", found[0]);
-    assert_eq!(found[1], "src/lib.rs:5:1: #[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`");
+    assert!(
+        found[0].starts_with(
+            "src/lib.rs:2:21: unknown key `colour` in #[tool]; the keys are name, title, tier"
+        ),
+        "{}",
+        found[0]
+    );
+    assert_eq!(
+        found[1],
+        "src/lib.rs:5:1: #[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`"
+    );
     assert_eq!(
         found[2],
         "src/lib.rs:8:21: a `read` tool cannot require confirmation: it changes nothing; remove `confirm`, or raise the tier"
@@ -117,10 +161,15 @@ fn attribute_mistakes_are_build_errors_at_the_offending_token() {
 
 #[test]
 fn a_parameter_type_that_cannot_be_resolved_names_the_type_and_the_way_out() {
-    let found = diagnostics(&[("src/lib.rs", "/// A.\n#[tool(tier = read)]\nfn a(p: Missing) -> String { String::new() }\n")]);
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// A.\n#[tool(tier = read)]\nfn a(p: Missing) -> String { String::new() }\n",
+    )]);
     assert_eq!(
         found,
-        ["src/lib.rs:3:9: cannot find type `Missing` in module `crate`; it is not declared there, imported with `use`, or in the prelude; the way out is a local type, or #[schemars(with = \"Type\")] on the field"]
+        [
+            "src/lib.rs:3:9: cannot find type `Missing` in module `crate`; it is not declared there, imported with `use`, or in the prelude; the way out is a local type, or #[schemars(with = \"Type\")] on the field"
+        ]
     );
 }
 
@@ -132,7 +181,9 @@ fn a_foreign_type_without_a_known_schema_is_refused() {
     )]);
     assert_eq!(
         found,
-        ["src/lib.rs:4:13: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate; say what it is with #[schemars(with = \"Type\")] on the field, or use a type tooltable knows (see docs/schemas.md)"]
+        [
+            "src/lib.rs:4:13: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate; say what it is with #[schemars(with = \"Type\")] on the field, or use a type tooltable knows (see docs/schemas.md)"
+        ]
     );
 }
 
@@ -144,7 +195,9 @@ fn a_parameter_type_that_is_not_an_object_is_refused() {
     )]);
     assert_eq!(
         found,
-        ["src/lib.rs:5:9: the parameter type `Mode` of tool `a` cannot be served: an input schema must have `\"type\": \"object\"` at its root, but this one has `\"type\": \"string\"`; take a struct with named fields as the parameter type"]
+        [
+            "src/lib.rs:5:9: the parameter type `Mode` of tool `a` cannot be served: an input schema must have `\"type\": \"object\"` at its root, but this one has `\"type\": \"string\"`; take a struct with named fields as the parameter type"
+        ]
     );
 }
 
@@ -155,37 +208,66 @@ fn tools_that_disagree_on_their_context_type_are_named_on_each_side() {
         "pub struct Store;\npub struct Cache;\n/// A.\n#[tool(tier = read)]\nfn a(s: &Store) -> String { String::new() }\n/// B.\n#[tool(tier = read)]\nfn b(c: &Cache) -> String { String::new() }\n",
     )]);
     let message = "the tools of a table share one context type, but these disagree: `Store` (a) and `Cache` (b); give them the same context";
-    assert_eq!(found, [format!("src/lib.rs:5:4: {message}"), format!("src/lib.rs:8:4: {message}")]);
+    assert_eq!(
+        found,
+        [
+            format!("src/lib.rs:5:4: {message}"),
+            format!("src/lib.rs:8:4: {message}")
+        ]
+    );
 }
 
 #[test]
 fn a_tool_without_a_doc_comment_is_refused() {
-    let found = diagnostics(&[("src/lib.rs", "#[tool(tier = read)]\nfn silent() -> String { String::new() }\n")]);
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "#[tool(tier = read)]\nfn silent() -> String { String::new() }\n",
+    )]);
     assert_eq!(
         found,
-        ["src/lib.rs:2:4: tool `silent` has no doc comment; its description is what a model reads to decide when to call it, so write one (`/// Search notes by text.`)"]
+        [
+            "src/lib.rs:2:4: tool `silent` has no doc comment; its description is what a model reads to decide when to call it, so write one (`/// Search notes by text.`)"
+        ]
     );
 }
 
 #[test]
 fn a_file_that_does_not_parse_is_reported_with_its_path_and_the_parser_message() {
-    let found = diagnostics(&[("src/lib.rs", "mod broken;\n"), ("src/broken.rs", "fn oops( {\n")]);
+    let found = diagnostics(&[
+        ("src/lib.rs", "mod broken;\n"),
+        ("src/broken.rs", "fn oops( {\n"),
+    ]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].starts_with("src/broken.rs:1:"), "{}", found[0]);
-    assert!(found[0].contains("cannot parse src/broken.rs:"), "{}", found[0]);
+    assert!(
+        found[0].contains("cannot parse src/broken.rs:"),
+        "{}",
+        found[0]
+    );
 }
 
 #[test]
 fn a_missing_module_file_is_reported_at_its_declaration() {
     let found = diagnostics(&[("src/lib.rs", "\nmod gone;\n")]);
-    assert_eq!(found, ["src/lib.rs:2:5: cannot find module `gone`: neither src/gone.rs nor src/gone/mod.rs exists"]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:2:5: cannot find module `gone`: neither src/gone.rs nor src/gone/mod.rs exists"
+        ]
+    );
 }
 
 #[test]
 fn every_problem_is_reported_not_just_the_first() {
     let found = diagnostics(&[
-        ("src/lib.rs", "mod a;\n/// A.\n#[tool(tier = read)]\nfn a(p: Nope) -> String { String::new() }\n"),
-        ("src/a.rs", "/// B.\n#[tool(tier = nope)]\nfn b() -> String { String::new() }\n"),
+        (
+            "src/lib.rs",
+            "mod a;\n/// A.\n#[tool(tier = read)]\nfn a(p: Nope) -> String { String::new() }\n",
+        ),
+        (
+            "src/a.rs",
+            "/// B.\n#[tool(tier = nope)]\nfn b() -> String { String::new() }\n",
+        ),
     ]);
     assert_eq!(found.len(), 2, "{found:#?}");
     assert!(found[0].starts_with("src/a.rs:2:15: unknown tier `nope`"));
@@ -195,31 +277,65 @@ fn every_problem_is_reported_not_just_the_first() {
 #[test]
 fn modules_are_followed_through_mod_rs_nested_files_and_path_attributes() {
     let (analysis, _dir) = analyze_files(&[
-        ("src/lib.rs", "mod a;\nmod b;\n#[path = \"elsewhere/c_impl.rs\"]\nmod c;\nmod d {\n    /// D.\n    #[tool(tier = read)]\n    fn d_tool() -> String { String::new() }\n}\n"),
+        (
+            "src/lib.rs",
+            "mod a;\nmod b;\n#[path = \"elsewhere/c_impl.rs\"]\nmod c;\nmod d {\n    /// D.\n    #[tool(tier = read)]\n    fn d_tool() -> String { String::new() }\n}\n",
+        ),
         ("src/a/mod.rs", "mod inner;\n"),
-        ("src/a/inner.rs", "/// A.\n#[tool(tier = read)]\nfn a_tool() -> String { String::new() }\n"),
+        (
+            "src/a/inner.rs",
+            "/// A.\n#[tool(tier = read)]\nfn a_tool() -> String { String::new() }\n",
+        ),
         ("src/b.rs", "mod deeper;\n"),
-        ("src/b/deeper.rs", "/// B.\n#[tool(tier = read)]\nfn b_tool() -> String { String::new() }\n"),
-        ("src/elsewhere/c_impl.rs", "/// C.\n#[tool(tier = read)]\nfn c_tool() -> String { String::new() }\n"),
+        (
+            "src/b/deeper.rs",
+            "/// B.\n#[tool(tier = read)]\nfn b_tool() -> String { String::new() }\n",
+        ),
+        (
+            "src/elsewhere/c_impl.rs",
+            "/// C.\n#[tool(tier = read)]\nfn c_tool() -> String { String::new() }\n",
+        ),
     ]);
     assert_eq!(analysis.diagnostics, vec![]);
-    let found: Vec<(&str, &str)> = analysis.table.tools.iter().map(|t| (t.name.as_str(), t.source.as_str())).collect();
+    let found: Vec<(&str, &str)> = analysis
+        .table
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), t.source.as_str()))
+        .collect();
     assert_eq!(
         found,
-        [("a_tool", "src/a/inner.rs"), ("b_tool", "src/b/deeper.rs"), ("c_tool", "src/elsewhere/c_impl.rs"), ("d_tool", "src/lib.rs")]
+        [
+            ("a_tool", "src/a/inner.rs"),
+            ("b_tool", "src/b/deeper.rs"),
+            ("c_tool", "src/elsewhere/c_impl.rs"),
+            ("d_tool", "src/lib.rs")
+        ]
     );
     assert_eq!(analysis.files_read().count(), 6);
 }
 
 #[test]
 fn cfg_on_modules_and_tools_follows_the_features_of_the_build() {
-    let files = [(
-        "src/lib.rs",
-        "#[cfg(feature = \"extra\")]\nmod extra;\n/// Always.\n#[tool(tier = read)]\nfn always() -> String { String::new() }\n/// Only without the feature.\n#[cfg(not(feature = \"extra\"))]\n#[tool(tier = read)]\nfn fallback() -> String { String::new() }\n",
-    ), ("src/extra.rs", "/// Extra.\n#[tool(tier = read)]\nfn extra_tool() -> String { String::new() }\n")];
+    let files = [
+        (
+            "src/lib.rs",
+            "#[cfg(feature = \"extra\")]\nmod extra;\n/// Always.\n#[tool(tier = read)]\nfn always() -> String { String::new() }\n/// Only without the feature.\n#[cfg(not(feature = \"extra\"))]\n#[tool(tier = read)]\nfn fallback() -> String { String::new() }\n",
+        ),
+        (
+            "src/extra.rs",
+            "/// Extra.\n#[tool(tier = read)]\nfn extra_tool() -> String { String::new() }\n",
+        ),
+    ];
     let krate = temp_crate(&files);
     let names = |cfg: &CfgEnv| -> Vec<String> {
-        analyze(&krate.0, cfg).unwrap().table.tools.iter().map(|t| t.name.clone()).collect()
+        analyze(&krate.0, cfg)
+            .unwrap()
+            .table
+            .tools
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
     };
     assert_eq!(names(&CfgEnv::default()), ["always", "fallback"]);
     let with_extra = CfgEnv::from_vars([("CARGO_FEATURE_EXTRA".to_owned(), "1".to_owned())]);
@@ -228,12 +344,21 @@ fn cfg_on_modules_and_tools_follows_the_features_of_the_build() {
 
 #[test]
 fn a_destructive_tool_without_confirmation_is_a_warning() {
-    let (analysis, _dir) = analyze_files(&[("src/lib.rs", "/// Wipe.\n#[tool(tier = destructive)]\nfn wipe() -> String { String::new() }\n")]);
+    let (analysis, _dir) = analyze_files(&[(
+        "src/lib.rs",
+        "/// Wipe.\n#[tool(tier = destructive)]\nfn wipe() -> String { String::new() }\n",
+    )]);
     assert!(!analysis.has_errors());
-    let found: Vec<String> = analysis.diagnostics.iter().map(ToString::to_string).collect();
+    let found: Vec<String> = analysis
+        .diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(
         found,
-        ["src/lib.rs:2:15: destructive tool `wipe` does not require confirmation; add `confirm = \"<what it destroys>\"`, or set `allow_unconfirmed_destructive = true` in [package.metadata.tooltable]"]
+        [
+            "src/lib.rs:2:15: destructive tool `wipe` does not require confirmation; add `confirm = \"<what it destroys>\"`, or set `allow_unconfirmed_destructive = true` in [package.metadata.tooltable]"
+        ]
     );
 }
 
@@ -254,7 +379,11 @@ fn a_method_tool_takes_its_impl_as_context() {
         "pub struct Server;\nimpl Server {\n    /// Ping.\n    #[tool(tier = read)]\n    fn ping(&self) -> String { String::new() }\n}\n",
     )]);
     assert_eq!(analysis.diagnostics, vec![]);
-    assert!(analysis.table_source().contains("::tooltable::Table<crate::Server>"));
+    assert!(
+        analysis
+            .table_source()
+            .contains("::tooltable::Table<crate::Server>")
+    );
 }
 
 #[test]
@@ -265,17 +394,28 @@ fn a_tool_in_an_impl_without_self_is_refused() {
     )]);
     assert_eq!(
         found,
-        ["src/lib.rs:5:8: a tool in an impl must take `&self` (the impl's type is its context); move it out of the impl to make a free-function tool"]
+        [
+            "src/lib.rs:5:8: a tool in an impl must take `&self` (the impl's type is its context); move it out of the impl to make a free-function tool"
+        ]
     );
 }
 
 #[test]
 fn unknown_metadata_keys_are_refused() {
     let krate = temp_crate(&[
-        ("Cargo.toml", "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nmanifets = \"x.json\"\n"),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nmanifets = \"x.json\"\n",
+        ),
         ("src/lib.rs", ""),
     ]);
-    let errors: Vec<String> = analyze(&krate.0, &CfgEnv::default()).unwrap_err().iter().map(ToString::to_string).collect();
+    let errors: Vec<String> = analyze(&krate.0, &CfgEnv::default())
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(errors.len(), 1);
-    assert!(errors[0].starts_with("Cargo.toml: unknown key `manifets` in [package.metadata.tooltable]"));
+    assert!(
+        errors[0].starts_with("Cargo.toml: unknown key `manifets` in [package.metadata.tooltable]")
+    );
 }

@@ -6,6 +6,7 @@
 //! build for any other, and the `TOOLS` static: entries sorted by name, each
 //! with its metadata, descriptor text, fingerprint bytes and handler.
 
+use crate::config::Config;
 use crate::describe::{ContextType, DescribedTool, Table};
 use crate::syntax::attr::ConfirmDecl;
 use crate::syntax::link;
@@ -101,6 +102,8 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
             since: {since},
             platforms: &[{platforms}],
             source: {source},
+            admin_summary: {admin_summary},
+            example: {example},
         }},
         {descriptor},
         {fingerprint},
@@ -118,6 +121,12 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
         toolset = opt(attr.toolset.as_ref().map(|t| t.value.as_str())),
         since = opt(attr.since.as_ref().map(|s| s.value.as_str())),
         source = lit(&tool.source),
+        admin_summary = opt(attr.admin_summary.as_ref().map(|s| s.value.as_str())),
+        example = opt(attr
+            .example
+            .as_ref()
+            .map(|e| e.value.to_string())
+            .as_deref()),
         descriptor = lit(&tool.descriptor_text),
         fingerprint = bytes(&tool.fingerprint),
         wrap = tool.wrap_output,
@@ -125,12 +134,8 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
 }
 
 /// The source of `$OUT_DIR/tooltable.rs`.
-pub fn render(
-    crate_name: &str,
-    table: &Table,
-    inventory: &Fingerprint,
-    inline_subschemas: bool,
-) -> String {
+pub fn render(config: &Config, table: &Table, inventory: &Fingerprint) -> String {
+    let crate_name = config.package_name.as_str();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -190,6 +195,7 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
         "pub static TOOLS: ::tooltable::Table<{context}> = ::tooltable::Table::__new("
     );
     let _ = writeln!(out, "    {},", lit(crate_name));
+    let _ = writeln!(out, "    {},", lit(&config.package_version));
     let _ = writeln!(out, "    {},", bytes(inventory));
     out.push_str("    &[\n");
     for tool in &table.tools {
@@ -197,7 +203,22 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
     }
     out.push_str("    ],\n");
     let _ = writeln!(out, "    {},", lit(&list_json));
-    let _ = writeln!(out, "    {inline_subschemas},");
+    let prefixes = config
+        .prefixes
+        .iter()
+        .map(|p| lit(p))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let _ = writeln!(
+        out,
+        "    ::tooltable::table::Settings {{ names: {}, prefixes: &[{prefixes}], declarations_key: {}, inline_subschemas: {} }},",
+        match config.names {
+            tooltable_runtime::NameProfile::Portable => "::tooltable::NameProfile::Portable",
+            tooltable_runtime::NameProfile::Mcp => "::tooltable::NameProfile::Mcp",
+        },
+        lit(&config.declarations_key()),
+        config.inline_subschemas
+    );
     out.push_str(");\n");
     out
 }

@@ -305,13 +305,12 @@ impl Walk<'_> {
 fn path_attribute(attrs: &[Attribute]) -> syn::Result<Option<String>> {
     for attr in attrs {
         if attr.path().is_ident("path") {
-            if let Meta::NameValue(nv) = &attr.meta {
-                if let Expr::Lit(ExprLit {
+            if let Meta::NameValue(nv) = &attr.meta
+                && let Expr::Lit(ExprLit {
                     lit: Lit::Str(s), ..
                 }) = &nv.value
-                {
-                    return Ok(Some(s.value()));
-                }
+            {
+                return Ok(Some(s.value()));
             }
             return Err(syn::Error::new(
                 attr.span(),

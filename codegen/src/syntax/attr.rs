@@ -131,7 +131,11 @@ pub const KEYS: [&str; 13] = [
 /// checked against `names` when given: the macro passes the loosest profile
 /// (it cannot read the crate's settings); the build script passes `None`
 /// and checks the name later against the crate's own profile and prefixes.
-pub fn parse_tool_attr(tokens: TokenStream, attr_span: Span, names: Option<NameProfile>) -> syn::Result<ToolAttr> {
+pub fn parse_tool_attr(
+    tokens: TokenStream,
+    attr_span: Span,
+    names: Option<NameProfile>,
+) -> syn::Result<ToolAttr> {
     let entries = Punctuated::<Entry, Token![,]>::parse_terminated.parse2(tokens)?;
     let mut errors = Errors::default();
     let mut builder = Builder {
@@ -241,7 +245,8 @@ impl Builder {
             "name" => {
                 let lit = string(&entry, "the tool's name, such as `name = \"notes_search\"`")?;
                 if let Some(profile) = self.names {
-                    validate_name(&lit.value(), profile, &[] as &[&str]).map_err(|e| syn::Error::new(lit.span(), e))?;
+                    validate_name(&lit.value(), profile, &[] as &[&str])
+                        .map_err(|e| syn::Error::new(lit.span(), e))?;
                 }
                 self.name = Some(Spanned::new(lit.value(), lit.span()));
             }

@@ -41,19 +41,7 @@ pub fn description(doc: &str) -> String {
         .to_owned()
 }
 
-/// The first paragraph of a description, on one line: the summary shown in
-/// tables and listings.
-pub fn summary(description: &str) -> String {
-    description
-        .split("\n\n")
-        .next()
-        .unwrap_or_default()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+pub use tooltable_runtime::descriptor::summary;
 
 /// Splits doc text into a `title` and a `description` as schemars does: when
 /// the trimmed text starts with `#`, its first line (without the `#`s) is the
@@ -91,14 +79,6 @@ mod tests {
         assert_eq!(
             doc_text(&attrs).unwrap().unwrap(),
             "Search notes.\n\n  Indented."
-        );
-    }
-
-    #[test]
-    fn the_summary_is_the_first_paragraph_on_one_line() {
-        assert_eq!(
-            summary("Search notes\nby text.\n\nNewest first."),
-            "Search notes by text."
         );
     }
 
