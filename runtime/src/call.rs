@@ -1,17 +1,17 @@
-//! The call path: from a name and JSON arguments to an MCP tool result.
+//! Executing a call: from a found tool and JSON arguments to an MCP result.
 //!
-//! The order of the checks lives here and nowhere else: confirmation, then
-//! the arguments, then the handler. Everything after the lookup answers with
-//! a result (`isError: true` when refused or failed), because the MCP
-//! specification wants errors a model can act on inside the result; only an
-//! unknown tool is a protocol error. A handler that panics or fails
-//! internally is logged with the tool's name, and the caller is told only to
-//! consult the server log.
+//! The registry decides whether a call may run (policy, enabled flag, pin);
+//! this module runs it: confirmation, then the arguments, then the handler,
+//! then the shaping of the output. Everything here answers with a result
+//! (`isError: true` when refused or failed), because the MCP specification
+//! wants errors a model can act on inside the result. A handler that panics
+//! or fails internally is logged with the tool's name, and the caller is told
+//! only to consult the server log.
 
 use crate::confirm;
 use crate::content::Content;
 use crate::error::ToolError;
-use crate::table::Tool;
+use crate::table::ToolInfo;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
@@ -34,6 +34,18 @@ pub enum Handler<C: 'static> {
     Sync(fn(&C, Arguments) -> Outcome),
     /// An asynchronous handler.
     Async(for<'a> fn(&'a C, Arguments) -> BoxFuture<'a, Outcome>),
+}
+
+/// The handler of a tool registered at run time by a provider.
+pub type DynHandler<C> =
+    std::sync::Arc<dyn for<'a> Fn(&'a C, Arguments) -> BoxFuture<'a, Outcome> + Send + Sync>;
+
+/// A handler of either kind.
+pub(crate) enum Invoke<'h, C: 'static> {
+    /// Baked into the static table.
+    Static(&'h Handler<C>),
+    /// Registered by a provider.
+    Dynamic(&'h DynHandler<C>),
 }
 
 /// A handler's successful output, before it is shaped into a result.
@@ -137,6 +149,14 @@ impl CallError {
         }
     }
 
+    /// An invalid-params error with its own message.
+    pub fn invalid_params(message: impl Into<String>) -> CallError {
+        CallError {
+            code: Self::INVALID_PARAMS,
+            message: message.into(),
+        }
+    }
+
     /// The JSON-RPC error code.
     pub const fn code(&self) -> i32 {
         self.code
@@ -159,24 +179,34 @@ impl std::error::Error for CallError {}
 /// What the caller is told when a handler panics or fails internally.
 pub const GENERIC_FAILURE: &str = "Tool execution failed; consult the server log.";
 
-/// Runs a found tool: confirmation, arguments, handler, result shaping.
-pub(crate) async fn run<C>(
-    tool: &Tool<C>,
+/// Runs a tool the registry let through: confirmation, arguments, handler,
+/// result shaping.
+pub(crate) async fn execute<C>(
+    info: &ToolInfo<'_>,
+    invoke: Invoke<'_, C>,
+    wrap_output: bool,
     context: &C,
     mut arguments: Arguments,
 ) -> CallToolResult {
-    let info = tool.info();
-    if let Some(consequence) = info.confirm {
-        if let Err(refusal) = confirm::take(info.name, consequence, &mut arguments) {
-            return CallToolResult::error(refusal.to_string());
-        }
+    if let Some(consequence) = info.confirm
+        && let Err(refusal) = confirm::take(info.name, consequence, &mut arguments)
+    {
+        return CallToolResult::error(refusal.to_string());
     }
-    let outcome = match tool.handler() {
-        Handler::Sync(invoke) => catch_unwind(AssertUnwindSafe(|| invoke(context, arguments))),
-        Handler::Async(invoke) => CatchUnwind(invoke(context, arguments)).await,
+    let outcome = match invoke {
+        Invoke::Static(Handler::Sync(invoke)) => {
+            catch_unwind(AssertUnwindSafe(|| invoke(context, arguments)))
+        }
+        Invoke::Static(Handler::Async(invoke)) => CatchUnwind(invoke(context, arguments)).await,
+        Invoke::Dynamic(invoke) => {
+            match catch_unwind(AssertUnwindSafe(|| invoke(context, arguments))) {
+                Ok(future) => CatchUnwind(future).await,
+                Err(panic) => Err(panic),
+            }
+        }
     };
     match outcome {
-        Ok(Ok(output)) => shape(output, tool.wraps_output()),
+        Ok(Ok(output)) => shape(output, wrap_output),
         Ok(Err(Failure::Arguments(detail))) => {
             CallToolResult::error(format!("Invalid arguments for {}: {detail}", info.name))
         }

@@ -41,6 +41,21 @@ pub struct DescriptorParts<'a> {
     pub meta: Map<String, Value>,
 }
 
+/// The first paragraph of a description, on one line: the summary shown in
+/// tables and listings.
+pub fn summary(description: &str) -> String {
+    description
+        .trim()
+        .split("\n\n")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Assembles the descriptor value.
 pub fn build(parts: DescriptorParts<'_>) -> Value {
     let mut map = Map::new();
@@ -107,6 +122,15 @@ mod tests {
             annotations: Annotations::derive(Tier::Read, false, World::Closed),
             meta: Map::new(),
         }
+    }
+
+    #[test]
+    fn the_summary_is_the_first_paragraph_on_one_line() {
+        assert_eq!(
+            summary("Search notes\nby text.\n\nNewest first."),
+            "Search notes by text."
+        );
+        assert_eq!(summary("  One line.  "), "One line.");
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! fingerprint, and the function that invokes the handler. Nothing here is
 //! computed at start-up; lookups are a binary search.
 
-use crate::call::{self, CallError, CallToolResult, Handler};
+use crate::call::{self, CallError, CallToolResult, Handler, Invoke};
 use crate::fingerprint::Fingerprint;
 use crate::manifest::{Confirm, Manifest, ManifestTool};
+use crate::names::NameProfile;
 use crate::private::{Reference, ShimFns};
 use crate::tier::{Annotations, Tier, World};
 use serde_json::{Map, Value};
@@ -41,6 +42,10 @@ pub struct ToolInfo<'a> {
     pub platforms: &'a [&'a str],
     /// The source file that declares it, relative to the crate's directory.
     pub source: &'a str,
+    /// A summary for administrators, as declared.
+    pub admin_summary: Option<&'a str>,
+    /// An example call's arguments as JSON text, as declared.
+    pub example: Option<&'a str>,
 }
 
 impl ToolInfo<'_> {
@@ -107,8 +112,8 @@ impl<C: 'static> Tool<C> {
         &self.fingerprint
     }
 
-    pub(crate) const fn handler(&self) -> &Handler<C> {
-        &self.handler
+    pub(crate) const fn invoke(&self) -> Invoke<'_, C> {
+        Invoke::Static(&self.handler)
     }
 
     /// Whether structured output is served wrapped as `{"result": ..}`
@@ -123,13 +128,28 @@ impl<C: 'static> Tool<C> {
     }
 }
 
+/// The crate's settings a table carries, so tools registered at run time
+/// are held to the same rules as the baked ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The name profile.
+    pub names: NameProfile,
+    /// Prefixes every tool name must start with (none when empty).
+    pub prefixes: &'static [&'static str],
+    /// The `_meta` key that carries declarations.
+    pub declarations_key: &'static str,
+    /// Whether schemas were built with schemars' `inline_subschemas`.
+    pub inline_subschemas: bool,
+}
+
 /// A crate's tools, sorted by name, with everything computed at build time.
 pub struct Table<C: 'static> {
     crate_name: &'static str,
+    crate_version: &'static str,
     inventory: Fingerprint,
     tools: &'static [Tool<C>],
     list_json: &'static str,
-    inline_subschemas: bool,
+    settings: Settings,
 }
 
 impl<C: 'static> Table<C> {
@@ -138,28 +158,40 @@ impl<C: 'static> Table<C> {
     #[doc(hidden)]
     pub const fn __new(
         crate_name: &'static str,
+        crate_version: &'static str,
         inventory: [u8; 32],
         tools: &'static [Tool<C>],
         list_json: &'static str,
-        inline_subschemas: bool,
+        settings: Settings,
     ) -> Table<C> {
         Table {
             crate_name,
+            crate_version,
             inventory: Fingerprint::from_bytes(inventory),
             tools,
             list_json,
-            inline_subschemas,
+            settings,
         }
+    }
+
+    /// The crate's settings the table was built with.
+    pub const fn settings(&self) -> &Settings {
+        &self.settings
     }
 
     /// Whether the schemas were built with schemars' `inline_subschemas`.
     pub const fn inline_subschemas(&self) -> bool {
-        self.inline_subschemas
+        self.settings.inline_subschemas
     }
 
     /// The package name of the crate that declared the tools.
     pub const fn crate_name(&self) -> &'static str {
         self.crate_name
+    }
+
+    /// The version of the crate that declared the tools.
+    pub const fn crate_version(&self) -> &'static str {
+        self.crate_version
     }
 
     /// The inventory fingerprint over every tool.
@@ -209,7 +241,14 @@ impl<C: 'static> Table<C> {
         let tool = self
             .get(name)
             .ok_or_else(|| CallError::unknown_tool(name))?;
-        Ok(call::run(tool, context, arguments).await)
+        Ok(call::execute(
+            tool.info(),
+            tool.invoke(),
+            tool.wraps_output(),
+            context,
+            arguments,
+        )
+        .await)
     }
 
     /// The manifest, rendered from the baked data. It equals, byte for byte,

@@ -42,7 +42,12 @@ fn refusal(store: &Store, name: &str, arguments: Value) -> String {
 #[test]
 fn a_successful_call_returns_structured_content_and_the_same_json_as_text() {
     let store = Store::in_memory().unwrap();
-    let result = call(&store, "notes_create", json!({"title": "Milk", "body": "Buy milk", "tags": ["shopping"]})).unwrap();
+    let result = call(
+        &store,
+        "notes_create",
+        json!({"title": "Milk", "body": "Buy milk", "tags": ["shopping"]}),
+    )
+    .unwrap();
     assert!(!result.is_error);
     let structured = result.structured_content.clone().unwrap();
     assert_eq!(structured["title"], "Milk");
@@ -55,23 +60,37 @@ fn a_successful_call_returns_structured_content_and_the_same_json_as_text() {
 #[test]
 fn the_five_tools_create_get_search_update_and_delete_notes() {
     let store = Store::in_memory().unwrap();
-    let created = ok(&store, "notes_create", json!({"title": "Milk", "body": "Buy oat milk"}));
+    let created = ok(
+        &store,
+        "notes_create",
+        json!({"title": "Milk", "body": "Buy oat milk"}),
+    );
     let id = created["id"].as_i64().unwrap();
     assert_eq!(created["tags"], json!([]));
     assert_eq!(ok(&store, "notes_get", json!({"id": id})), created);
     let found = ok(&store, "notes_search", json!({"query": "OAT"}));
     assert_eq!(found["total"], 1);
-    let updated = ok(&store, "notes_update", json!({"id": id, "title": "Oat milk"}));
+    let updated = ok(
+        &store,
+        "notes_update",
+        json!({"id": id, "title": "Oat milk"}),
+    );
     assert_eq!(updated["title"], "Oat milk");
     assert_eq!(updated["body"], "Buy oat milk");
-    assert_eq!(ok(&store, "notes_delete", json!({"id": id, "confirm": true})), json!({"id": id}));
+    assert_eq!(
+        ok(&store, "notes_delete", json!({"id": id, "confirm": true})),
+        json!({"id": id})
+    );
     assert_eq!(store.count().unwrap(), 0);
 }
 
 #[test]
 fn a_handler_error_is_returned_with_its_message() {
     let store = Store::in_memory().unwrap();
-    assert_eq!(refusal(&store, "notes_get", json!({"id": 42})), "no note with id 42");
+    assert_eq!(
+        refusal(&store, "notes_get", json!({"id": 42})),
+        "no note with id 42"
+    );
 }
 
 #[test]
@@ -98,7 +117,12 @@ fn an_unknown_tool_is_a_protocol_error_with_code_32602() {
 #[test]
 fn deleting_without_confirm_is_refused_naming_the_consequence_and_deletes_nothing() {
     let store = Store::in_memory().unwrap();
-    let id = ok(&store, "notes_create", json!({"title": "Keep", "body": "me"}))["id"].clone();
+    let id = ok(
+        &store,
+        "notes_create",
+        json!({"title": "Keep", "body": "me"}),
+    )["id"]
+        .clone();
     for arguments in [json!({"id": id}), json!({"id": id, "confirm": false})] {
         assert_eq!(
             refusal(&store, "notes_delete", arguments),
@@ -114,7 +138,8 @@ fn deleting_without_confirm_is_refused_naming_the_consequence_and_deletes_nothin
 
 #[test]
 fn the_manifest_rendered_at_run_time_equals_the_committed_tools_json() {
-    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tools.json")).unwrap();
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tools.json")).unwrap();
     assert_eq!(TOOLS.manifest().render(), committed);
     assert_eq!(TOOLS.manifest().inventory, *TOOLS.inventory());
 }
@@ -122,11 +147,23 @@ fn the_manifest_rendered_at_run_time_equals_the_committed_tools_json() {
 #[test]
 fn the_table_is_sorted_and_found_by_exact_name() {
     let names: Vec<&str> = TOOLS.tools().iter().map(|t| t.name()).collect();
-    assert_eq!(names, ["notes_create", "notes_delete", "notes_get", "notes_search", "notes_update"]);
+    assert_eq!(
+        names,
+        [
+            "notes_create",
+            "notes_delete",
+            "notes_get",
+            "notes_search",
+            "notes_update"
+        ]
+    );
     assert!(TOOLS.get("notes_get").is_some());
     assert!(TOOLS.get("Notes_get").is_none());
     let list: Vec<Value> = serde_json::from_str(TOOLS.list_json()).unwrap();
     assert_eq!(list.len(), 5);
     assert_eq!(list[1]["annotations"]["destructiveHint"], true);
-    assert_eq!(list[1]["inputSchema"]["properties"]["confirm"]["type"], "boolean");
+    assert_eq!(
+        list[1]["inputSchema"]["properties"]["confirm"]["type"],
+        "boolean"
+    );
 }
