@@ -36,16 +36,20 @@
 
 pub use tooltable_macros::tool;
 pub use tooltable_runtime::{
-    Annotations, CallError, CallToolResult, Content, Fingerprint, NameProfile, Table, Tier, Tool,
-    ToolError, ToolInfo, World,
+    Annotations, CallError, CallToolResult, Caller, Content, Fingerprint, NameProfile, Policy,
+    Registry, Table, Tier, Tool, ToolError, ToolInfo, World,
 };
 pub use tooltable_runtime::{
-    call, canonical, confirm, content, descriptor, fingerprint, json_text, limits, manifest,
-    meta_keys, names, schema, table, tier,
+    call, canonical, confirm, content, declarations, descriptor, fingerprint, json_text, limits,
+    manifest, meta_keys, names, pins, policy, provider, registry, schema, state, table, tier,
 };
 
 #[doc(hidden)]
 pub use tooltable_runtime::private as __private;
+
+/// Serving a registry through rmcp (feature `rmcp`).
+#[cfg(feature = "rmcp")]
+pub use tooltable_runtime::adapter;
 
 /// The schema guard: compare every baked schema with schemars' (feature `schema-guard`).
 #[cfg(feature = "schema-guard")]

@@ -86,12 +86,23 @@ fn workspace() -> PathBuf {
 
 /// A fresh copy of the README crate in its own directory.
 fn readme_crate(name: &str) -> PathBuf {
-    let dir = workspace().join("target").join("pipeline-crates").join(name);
+    let dir = workspace()
+        .join("target")
+        .join("pipeline-crates")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let root = workspace().display().to_string();
-    std::fs::write(dir.join("Cargo.toml"), CARGO_TOML.replace("WORKSPACE", &root)).unwrap();
-    std::fs::write(dir.join("build.rs"), "fn main() {\n    tooltable_codegen::build();\n}\n").unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        CARGO_TOML.replace("WORKSPACE", &root),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("build.rs"),
+        "fn main() {\n    tooltable_codegen::build();\n}\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("src/lib.rs"), LIB_RS).unwrap();
     std::fs::write(dir.join("src/notes.rs"), NOTES_RS).unwrap();
     std::fs::write(dir.join("src/admin.rs"), ADMIN_RS).unwrap();
@@ -105,7 +116,10 @@ fn cargo_build(dir: &Path) -> (bool, String) {
     let output = Command::new(cargo)
         .args(["build", "--offline", "--quiet"])
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", workspace().join("target").join("pipeline"))
+        .env(
+            "CARGO_TARGET_DIR",
+            workspace().join("target").join("pipeline"),
+        )
         .env("TOOLTABLE_WRITE", "always")
         .env_remove("RUSTFLAGS")
         .output()
@@ -126,7 +140,10 @@ fn canonical(value: &Value, out: &mut String) {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => {
-            assert!(n.is_i64() || n.is_u64(), "the README crate's descriptors hold integers only");
+            assert!(
+                n.is_i64() || n.is_u64(),
+                "the README crate's descriptors hold integers only"
+            );
             out.push_str(&n.to_string());
         }
         Value::String(s) => {
@@ -178,7 +195,13 @@ fn sha256_hex(domain: &[u8], body: &str) -> String {
     hasher.update(domain);
     hasher.update(body.as_bytes());
     let digest = hasher.finalize();
-    format!("sha256:{}", digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    format!(
+        "sha256:{}",
+        digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    )
 }
 
 #[test]
@@ -187,7 +210,8 @@ fn a_crate_written_from_the_readme_builds_and_its_manifest_can_be_recomputed() {
     let (ok, output) = cargo_build(&dir);
     assert!(ok, "the README crate fails to build:\n{output}");
 
-    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("tools.json")).unwrap()).unwrap();
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tools.json")).unwrap()).unwrap();
     assert_eq!(manifest["format"], "tooltable-manifest/1");
     assert_eq!(manifest["crate"], "readme-demo");
     let tools = manifest["tools"].as_array().unwrap();
@@ -196,13 +220,30 @@ fn a_crate_written_from_the_readme_builds_and_its_manifest_can_be_recomputed() {
 
     let hints = |tool: &Value| -> [bool; 4] {
         let a = &tool["descriptor"]["annotations"];
-        ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map(|k| a[k].as_bool().unwrap())
+        [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ]
+        .map(|k| a[k].as_bool().unwrap())
     };
     assert_eq!(hints(&tools[0]), [false, true, false, true], "destructive");
-    assert_eq!(hints(&tools[1]), [true, false, true, false], "read, closed world");
-    assert_eq!(hints(&tools[2]), [false, false, true, true], "write, idempotent");
+    assert_eq!(
+        hints(&tools[1]),
+        [true, false, true, false],
+        "read, closed world"
+    );
+    assert_eq!(
+        hints(&tools[2]),
+        [false, false, true, true],
+        "write, idempotent"
+    );
     assert_eq!(tools[0]["source"], "src/admin.rs");
-    assert_eq!(tools[0]["descriptor"]["inputSchema"]["properties"]["confirm"]["type"], "boolean");
+    assert_eq!(
+        tools[0]["descriptor"]["inputSchema"]["properties"]["confirm"]["type"],
+        "boolean"
+    );
 
     let mut pairs = Vec::new();
     for tool in tools {
@@ -210,18 +251,36 @@ fn a_crate_written_from_the_readme_builds_and_its_manifest_can_be_recomputed() {
         let mut text = String::new();
         canonical(&subject, &mut text);
         let fingerprint = sha256_hex(b"tooltable/fingerprint/v1\n", &text);
-        assert_eq!(tool["fingerprint"].as_str().unwrap(), fingerprint, "{}", tool["name"]);
-        pairs.push(Value::Array(vec![tool["name"].clone(), Value::String(fingerprint)]));
+        assert_eq!(
+            tool["fingerprint"].as_str().unwrap(),
+            fingerprint,
+            "{}",
+            tool["name"]
+        );
+        pairs.push(Value::Array(vec![
+            tool["name"].clone(),
+            Value::String(fingerprint),
+        ]));
     }
     let mut text = String::new();
     canonical(&Value::Array(pairs), &mut text);
-    assert_eq!(manifest["inventory"].as_str().unwrap(), sha256_hex(b"tooltable/inventory/v1\n", &text));
+    assert_eq!(
+        manifest["inventory"].as_str().unwrap(),
+        sha256_hex(b"tooltable/inventory/v1\n", &text)
+    );
 }
 
 #[test]
 fn renaming_a_tool_to_the_name_of_another_fails_the_build_with_both_locations() {
     let dir = readme_crate("duplicate");
-    std::fs::write(dir.join("src/admin.rs"), ADMIN_RS.replace("#[tool(tier = destructive,", "#[tool(name = \"notes_tag\", tier = destructive,")).unwrap();
+    std::fs::write(
+        dir.join("src/admin.rs"),
+        ADMIN_RS.replace(
+            "#[tool(tier = destructive,",
+            "#[tool(name = \"notes_tag\", tier = destructive,",
+        ),
+    )
+    .unwrap();
     let (ok, output) = cargo_build(&dir);
     assert!(!ok, "a duplicate name must fail the build");
     assert!(
@@ -237,7 +296,14 @@ fn renaming_a_tool_to_the_name_of_another_fails_the_build_with_both_locations() 
 #[test]
 fn a_name_with_a_space_fails_the_build_at_the_attribute() {
     let dir = readme_crate("bad-name");
-    std::fs::write(dir.join("src/admin.rs"), ADMIN_RS.replace("#[tool(tier = destructive,", "#[tool(name = \"bad name\", tier = destructive,")).unwrap();
+    std::fs::write(
+        dir.join("src/admin.rs"),
+        ADMIN_RS.replace(
+            "#[tool(tier = destructive,",
+            "#[tool(name = \"bad name\", tier = destructive,",
+        ),
+    )
+    .unwrap();
     let (ok, output) = cargo_build(&dir);
     assert!(!ok);
     assert!(output.contains("src/admin.rs:5:15: tool name `bad name` contains ' ' at character 4, which the portable profile does not allow"), "{output}");

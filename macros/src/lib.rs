@@ -13,10 +13,10 @@ use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use syn::ItemFn;
+use tooltable_codegen::syntax::attr::NameProfile;
 use tooltable_codegen::syntax::attr::parse_tool_attr;
 use tooltable_codegen::syntax::link;
 use tooltable_codegen::syntax::signature::{HandlerShape, OutputKind, handler_shape};
-use tooltable_codegen::syntax::attr::NameProfile;
 
 /// Declares a tool. See the `tooltable` crate's documentation for the keys.
 ///

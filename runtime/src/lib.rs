@@ -22,16 +22,31 @@ pub mod meta_keys;
 pub mod names;
 pub mod schema;
 pub mod tier;
+pub mod validate;
 
+#[cfg(feature = "rmcp")]
+pub mod adapter;
 #[cfg(feature = "serve")]
 pub mod call;
 #[cfg(feature = "serve")]
 pub mod content;
 #[cfg(feature = "serve")]
+pub mod declarations;
+#[cfg(feature = "serve")]
 pub mod error;
+#[cfg(feature = "serve")]
+pub mod pins;
+#[cfg(feature = "serve")]
+pub mod policy;
 #[cfg(feature = "serve")]
 #[doc(hidden)]
 pub mod private;
+#[cfg(feature = "serve")]
+pub mod provider;
+#[cfg(feature = "serve")]
+pub mod registry;
+#[cfg(feature = "serve")]
+pub mod state;
 #[cfg(feature = "serve")]
 pub mod table;
 #[cfg(feature = "schema-guard")]
@@ -47,5 +62,9 @@ pub use call::{CallError, CallToolResult};
 pub use content::Content;
 #[cfg(feature = "serve")]
 pub use error::ToolError;
+#[cfg(feature = "serve")]
+pub use policy::{Caller, Policy};
+#[cfg(feature = "serve")]
+pub use registry::Registry;
 #[cfg(feature = "serve")]
 pub use table::{Table, Tool, ToolInfo};

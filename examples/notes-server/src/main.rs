@@ -1,7 +1,11 @@
-//! The notes-server command: inspect the tool table.
+//! The notes-server command: serve the tools over MCP, or inspect the table.
 
 use clap::{Parser, Subcommand};
 use notes_server::TOOLS;
+use notes_server::serve::{DEFAULT_MAX_REQUEST_BYTES, Options};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
@@ -15,6 +19,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the tools over MCP: stdio by default, or streamable HTTP.
+    Serve {
+        /// The SQLite database file (created if missing).
+        #[arg(long, default_value = "notes.db")]
+        db: PathBuf,
+        /// Serve streamable HTTP at this address (such as 127.0.0.1:8080) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<SocketAddr>,
+        /// Allow the tools that write (create, update).
+        #[arg(long)]
+        allow_write: bool,
+        /// Allow the tools that destroy data (delete); implies --allow-write.
+        #[arg(long)]
+        allow_destructive: bool,
+        /// The largest request accepted, in bytes.
+        #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES)]
+        max_request_bytes: usize,
+        /// List at most this many tools per page (all in one page by default).
+        #[arg(long)]
+        page_size: Option<usize>,
+    },
     /// Print the tool table baked at build time.
     Tools {
         /// Print the manifest JSON, rendered from the baked table.
@@ -23,19 +48,52 @@ enum Command {
     },
 }
 
-fn main() {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Tools { json: true } => print!("{}", TOOLS.manifest().render()),
         Command::Tools { json: false } => print_table(),
+        Command::Serve {
+            db,
+            http,
+            allow_write,
+            allow_destructive,
+            max_request_bytes,
+            page_size,
+        } => {
+            tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .init();
+            let options = Options {
+                db,
+                http,
+                allow_write,
+                allow_destructive,
+                max_request_bytes,
+                page_size,
+            };
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    eprintln!("notes-server: cannot start the async runtime: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if let Err(e) = runtime.block_on(notes_server::serve::run(options)) {
+                eprintln!("notes-server: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
+    ExitCode::SUCCESS
 }
 
 fn print_table() {
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     println!(
-        "{:<14} {:<12} {:<9} {:<12} {:<10} {:<10} {}",
-        "NAME", "TIER", "READONLY", "DESTRUCTIVE", "IDEMPOTENT", "OPENWORLD", "FINGERPRINT"
+        "{:<14} {:<12} {:<9} {:<12} {:<10} {:<10} FINGERPRINT",
+        "NAME", "TIER", "READONLY", "DESTRUCTIVE", "IDEMPOTENT", "OPENWORLD"
     );
     for tool in TOOLS.tools() {
         let hints = tool.info().annotations();

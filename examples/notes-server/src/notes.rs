@@ -103,7 +103,12 @@ pub struct SearchResults {
 ///
 /// Matches titles and bodies, case-insensitively, optionally within one tag;
 /// newest first. Returns at most `limit` notes and the total number of matches.
-#[tool(tier = read, toolset = "notes", world = closed)]
+#[tool(
+    tier = read,
+    toolset = "notes",
+    world = closed,
+    example = r#"{"query": "milk", "tag": "shopping", "limit": 5}"#
+)]
 pub async fn notes_search(store: &Store, params: SearchParams) -> Result<SearchResults, ToolError> {
     let limit = params.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {

@@ -1,0 +1,371 @@
+"""notes-server, driven by the official Python MCP SDK (PyPI `mcp`).
+
+    python python_sdk.py --server target/debug/notes-server \
+        --manifest examples/notes-server/tools.json --schemas tests/data/mcp-schema
+
+Connects over stdio in each of the SDK's modes (`auto`, `legacy`,
+`2026-07-28`) and over streamable HTTP; in each: lists the tools page by page
+to the end and compares them with the committed manifest; creates, gets,
+searches, updates and deletes notes; checks that a delete without
+`confirm: true` is refused and deletes nothing, that bad arguments are
+refused naming the field, and that an unknown tool is JSON-RPC -32602. The
+SDK validates every `structuredContent` against the tool's `outputSchema`
+itself. Every `tools/list` and `tools/call` message the server sends is
+validated against the official schema of the protocol revision it speaks.
+Then it sends malformed input over both transports and checks that each gets
+the error the specification names and that the server keeps serving.
+
+Exits non-zero, listing every failed check, when anything is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import jsonschema
+from mcp.client.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+HERE = Path(__file__).resolve().parent
+FAILURES: list[str] = []
+PASSED = 0
+
+
+def check(condition: bool, what: str) -> bool:
+    global PASSED
+    if condition:
+        PASSED += 1
+    else:
+        FAILURES.append(what)
+        print(f"  FAIL {what}", flush=True)
+    return condition
+
+
+def wire(model: Any) -> dict[str, Any]:
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class Schemas:
+    """The official MCP schemas, one validator per (revision, definition)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.validators: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
+
+    def validate(self, revision: str, definition: str, value: Any) -> list[str]:
+        key = (revision, definition)
+        if key not in self.validators:
+            document = json.loads((self.root / revision / "schema.json").read_text())
+            defs = "$defs" if "$defs" in document else "definitions"
+            schema = dict(document)
+            schema["$ref"] = f"#/{defs}/{definition}"
+            cls = jsonschema.validators.validator_for(document)
+            self.validators[key] = cls(schema)
+        return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in self.validators[key].iter_errors(value)]
+
+
+def expected_tools(manifest: Path) -> dict[str, dict[str, Any]]:
+    data = json.loads(manifest.read_text())
+    return {tool["name"]: tool["descriptor"] for tool in data["tools"]}
+
+
+async def list_all(client: Client) -> tuple[list[dict[str, Any]], int]:
+    tools: list[dict[str, Any]] = []
+    cursor = None
+    pages = 0
+    while True:
+        page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        pages += 1
+        tools.extend(wire(tool) for tool in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools, pages
+
+
+def text_of(result: dict[str, Any]) -> str:
+    return " ".join(block.get("text", "") for block in result.get("content", []) if block.get("type") == "text")
+
+
+async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: str, page_size: int) -> None:
+    tools, pages = await list_all(client)
+    names = [tool["name"] for tool in tools]
+    check(names == sorted(expected), f"{label}: tools/list gives {names}, expected {sorted(expected)}")
+    check(pages == -(-len(expected) // page_size), f"{label}: listed in {pages} pages of at most {page_size}")
+    for tool in tools:
+        descriptor = expected.get(tool["name"], {})
+        for key in ("inputSchema", "outputSchema", "annotations", "description"):
+            check(tool.get(key) == descriptor.get(key), f"{label}: {tool['name']} {key} differs from tools.json")
+
+    async def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return wire(await client.call_tool(name, arguments))
+
+    created = await call("notes_create", {"title": "Milk", "body": "Buy oat milk", "tags": ["shopping"]})
+    check(created.get("isError") is False, f"{label}: notes_create succeeds")
+    note = created.get("structuredContent", {})
+    check(note.get("title") == "Milk" and note.get("tags") == ["shopping"], f"{label}: notes_create returns the note")
+    check(json.loads(text_of(created) or "null") == note, f"{label}: the text block holds the same JSON")
+    note_id = note.get("id")
+
+    got = await call("notes_get", {"id": note_id})
+    check(got.get("structuredContent") == note, f"{label}: notes_get returns the created note")
+    found = await call("notes_search", {"query": "oat", "limit": 5})
+    check(found.get("structuredContent", {}).get("total", 0) >= 1, f"{label}: notes_search finds it")
+    updated = await call("notes_update", {"id": note_id, "title": "Oat milk"})
+    check(updated.get("structuredContent", {}).get("title") == "Oat milk", f"{label}: notes_update changes the title")
+
+    refused = await call("notes_delete", {"id": note_id})
+    check(refused.get("isError") is True, f"{label}: notes_delete without confirm is refused")
+    check("confirm: true" in text_of(refused), f"{label}: the refusal says how to confirm: {text_of(refused)!r}")
+    still = await call("notes_get", {"id": note_id})
+    check(still.get("isError") is False, f"{label}: the refused delete deleted nothing")
+
+    bad = await call("notes_get", {"id": "seven"})
+    check(bad.get("isError") is True and "`id`" in text_of(bad), f"{label}: bad arguments are refused naming the field: {text_of(bad)!r}")
+
+    try:
+        await client.call_tool("notes_burn", {})
+        check(False, f"{label}: an unknown tool raises a protocol error")
+    except MCPError as error:
+        check(error.code == -32602, f"{label}: an unknown tool is JSON-RPC -32602 (got {error.code})")
+
+    deleted = await call("notes_delete", {"id": note_id, "confirm": True})
+    check(deleted.get("structuredContent") == {"id": note_id}, f"{label}: notes_delete with confirm deletes")
+    gone = await call("notes_get", {"id": note_id})
+    check(gone.get("isError") is True and f"no note with id {note_id}" in text_of(gone), f"{label}: the note is gone")
+
+
+def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
+    """Checks every tools/list and tools/call response against the schema of its revision."""
+    methods: dict[Any, tuple[str, str | None]] = {}
+    negotiated: str | None = None
+    validated = 0
+    for line in log.read_text().splitlines():
+        tag, _, text = line.partition(" ")
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if tag == "C" and "method" in message and "id" in message:
+            meta = (message.get("params") or {}).get("_meta") or {}
+            methods[message["id"]] = (message["method"], meta.get("io.modelcontextprotocol/protocolVersion"))
+        elif tag == "S" and "id" in message and message["id"] in methods:
+            method, requested = methods[message["id"]]
+            if method == "initialize" and "result" in message:
+                negotiated = message["result"].get("protocolVersion")
+            if method not in ("tools/list", "tools/call"):
+                continue
+            revision = requested or negotiated
+            if revision not in ("2025-06-18", "2025-11-25", "2026-07-28"):
+                check(False, f"{label}: cannot tell the revision of {method} response {message.get('id')}")
+                continue
+            if "result" in message:
+                definition = "ListToolsResult" if method == "tools/list" else "CallToolResult"
+                errors = schemas.validate(revision, definition, message["result"])
+            else:
+                errors = schemas.validate(revision, "JSONRPCError" if revision == "2025-06-18" else "JSONRPCErrorResponse", message)
+            check(not errors, f"{label}: {method} response {message['id']} violates the {revision} schema: {errors[:3]}")
+            validated += 1
+    check(validated >= 10, f"{label}: validated {validated} tools/list and tools/call responses")
+
+
+async def run_stdio(server: Path, expected: dict[str, dict[str, Any]], schemas: Schemas, mode: str, workdir: Path) -> None:
+    label = f"stdio/{mode}"
+    print(f"== {label}", flush=True)
+    log = workdir / f"stdio-{mode}.log"
+    db = workdir / f"stdio-{mode}.db"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(HERE / "record_stdio.py"), str(log), "--", str(server), "serve", "--db", str(db), "--allow-destructive", "--page-size", "2"],
+    )
+    async with Client(params, mode=mode) as client:
+        await exercise(client, expected, label, page_size=2)
+    validate_recording(log, schemas, label)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_http(server: Path, workdir: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / f"http-{port}.db"), "--allow-destructive", *extra],
+        stderr=open(workdir / f"http-{port}.log", "w"),
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, url
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"notes-server did not start listening on port {port}")
+
+
+HEADERS_2026 = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28"}
+META_2026 = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "tooltable-e2e", "version": "0"},
+}
+
+
+def post(url: str, body: Any, raw: bytes | None = None) -> httpx.Response:
+    """POSTs a message with the 2026-07-28 headers (`Mcp-Method`, `Mcp-Name`) its body implies."""
+    headers = {"Content-Type": "application/json", **HEADERS_2026}
+    if isinstance(body, dict) and "method" in body:
+        headers["Mcp-Method"] = body["method"]
+        name = (body.get("params") or {}).get("name")
+        if isinstance(name, str):
+            headers["Mcp-Name"] = name
+    content = raw if raw is not None else json.dumps(body).encode()
+    return httpx.post(url, content=content, headers=headers, timeout=10)
+
+
+def response_json(response: httpx.Response) -> Any:
+    text = response.text
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        data = [line[5:].strip() for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
+        return json.loads(data[-1]) if data else None
+    return json.loads(text) if text else None
+
+
+def rpc(method: str, params: dict[str, Any], ident: int) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": ident, "method": method, "params": {**params, "_meta": META_2026}}
+
+
+def valid_call_works(url: str, label: str, ident: int) -> None:
+    answer = response_json(post(url, rpc("tools/call", {"name": "notes_search", "arguments": {"query": "x"}}, ident)))
+    check(isinstance(answer, dict) and answer.get("result", {}).get("isError") is False, f"{label}: the server keeps serving ({answer})")
+
+
+def bad_input_http(url: str, schemas: Schemas, max_bytes: int) -> None:
+    label = "http/bad-input"
+    print(f"== {label}", flush=True)
+    listed = response_json(post(url, rpc("tools/list", {}, 1)))
+    errors = schemas.validate("2026-07-28", "ListToolsResult", listed.get("result"))
+    check(not errors, f"{label}: a raw 2026-07-28 tools/list validates: {errors[:3]}")
+    result = listed.get("result", {})
+    check(isinstance(result.get("ttlMs"), int) and result.get("cacheScope") in ("public", "private"), f"{label}: tools/list carries ttlMs and cacheScope")
+    called = response_json(post(url, rpc("tools/call", {"name": "notes_get", "arguments": {"id": 1}}, 2)))
+    errors = schemas.validate("2026-07-28", "CallToolResult", called.get("result"))
+    check(not errors and called["result"].get("resultType") == "complete", f"{label}: a raw tools/call validates and carries resultType: {errors[:3]}")
+
+    malformed = post(url, None, raw=b'{"jsonrpc": "2.0", "id": 3, "method": ')
+    body = response_json(malformed) if malformed.headers.get("content-type", "").startswith("application/json") else None
+    check(malformed.status_code == 400 and (body or {}).get("error", {}).get("code") == -32700, f"{label}: malformed JSON is a 400 parse error (got {malformed.status_code} {malformed.text[:120]!r})")
+    valid_call_works(url, label + " after malformed JSON", 4)
+
+    unknown = response_json(post(url, rpc("tools/explode", {}, 5)))
+    check(unknown.get("error", {}).get("code") == -32601, f"{label}: an unknown method is -32601 ({unknown})")
+    valid_call_works(url, label + " after an unknown method", 6)
+
+    not_object = response_json(post(url, {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "notes_get", "arguments": [1, 2], "_meta": META_2026}}))
+    check(not_object.get("error", {}).get("code") == -32602, f"{label}: non-object arguments are -32602 ({not_object})")
+    valid_call_works(url, label + " after non-object arguments", 8)
+
+    huge = post(url, rpc("tools/call", {"name": "notes_search", "arguments": {"query": "x" * (max_bytes + 1)}}, 9))
+    check(huge.status_code == 413 and response_json(huge).get("error", {}).get("code") == -32600, f"{label}: a request over the size limit is 413 with -32600 (got {huge.status_code})")
+    valid_call_works(url, label + " after a huge request", 10)
+
+    missing_meta = post(url, {"jsonrpc": "2.0", "id": 11, "method": "tools/list", "params": {}})
+    body = response_json(missing_meta)
+    check(missing_meta.status_code == 400 and (body or {}).get("error", {}).get("code") == -32602, f"{label}: a 2026-07-28 request without its _meta keys is a 400 with -32602 (got {missing_meta.status_code} {body})")
+    valid_call_works(url, label + " after missing _meta", 12)
+
+
+def bad_input_stdio(server: Path, workdir: Path, max_bytes: int) -> None:
+    label = "stdio/bad-input"
+    print(f"== {label}", flush=True)
+    process = subprocess.Popen(
+        [str(server), "serve", "--db", str(workdir / "bad-stdio.db"), "--max-request-bytes", str(max_bytes)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(workdir / "bad-stdio.log", "w"),
+    )
+
+    def send(line: bytes) -> None:
+        process.stdin.write(line + b"\n")
+        process.stdin.flush()
+
+    def receive() -> dict[str, Any]:
+        return json.loads(process.stdout.readline())
+
+    def valid_call(ident: int, after: str) -> None:
+        send(json.dumps(rpc("tools/call", {"name": "notes_search", "arguments": {"query": "x"}}, ident)).encode())
+        answer = receive()
+        check(answer.get("id") == ident and answer.get("result", {}).get("isError") is False, f"{label}: the server keeps serving after {after} ({answer})")
+
+    try:
+        send(b'{"jsonrpc": "2.0", "id": 1, "method": ')
+        check(receive().get("error", {}).get("code") == -32700, f"{label}: malformed JSON is a -32700 parse error")
+        valid_call(2, "malformed JSON")
+        send(json.dumps(rpc("tools/explode", {}, 3)).encode())
+        check(receive().get("error", {}).get("code") == -32601, f"{label}: an unknown method is -32601")
+        valid_call(4, "an unknown method")
+        send(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "notes_get", "arguments": "x", "_meta": META_2026}}).encode())
+        check(receive().get("error", {}).get("code") == -32602, f"{label}: non-object arguments are -32602")
+        valid_call(6, "non-object arguments")
+        send(json.dumps(rpc("tools/call", {"name": "notes_search", "arguments": {"query": "x" * (max_bytes + 1)}}, 7)).encode())
+        answer = receive()
+        check(answer.get("error", {}).get("code") == -32600, f"{label}: a line over the size limit is an invalid request, -32600 ({str(answer)[:160]})")
+        valid_call(8, "a huge request")
+        send(json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}).encode())
+        check(receive().get("error", {}).get("code") == -32602, f"{label}: a 2026-07-28 request without clientCapabilities is -32602")
+        valid_call(10, "missing _meta")
+    finally:
+        process.stdin.close()
+        process.wait(timeout=10)
+    check(process.returncode == 0, f"{label}: the server exits cleanly when stdin closes (code {process.returncode})")
+
+
+async def run_http(server: Path, expected: dict[str, dict[str, Any]], schemas: Schemas, workdir: Path) -> None:
+    max_bytes = 64 * 1024
+    process, url = start_http(server, workdir, ["--page-size", "3", "--max-request-bytes", str(max_bytes)])
+    try:
+        for mode in ("auto", "legacy"):
+            label = f"http/{mode}"
+            print(f"== {label}", flush=True)
+            async with Client(url, mode=mode) as client:
+                await exercise(client, expected, label, page_size=3)
+        bad_input_http(url, schemas, max_bytes)
+    finally:
+        process.terminate()
+        check(process.wait(timeout=10) == 0, "http: the server exits cleanly on SIGTERM")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", type=Path, required=True)
+    parser.add_argument("--manifest", type=Path, required=True)
+    parser.add_argument("--schemas", type=Path, required=True)
+    args = parser.parse_args()
+    expected = expected_tools(args.manifest)
+    schemas = Schemas(args.schemas)
+    with tempfile.TemporaryDirectory(prefix="tooltable-e2e-") as tmp:
+        workdir = Path(tmp)
+        for mode in ("auto", "legacy", "2026-07-28"):
+            anyio.run(run_stdio, args.server, expected, schemas, mode, workdir)
+        anyio.run(run_http, args.server, expected, schemas, workdir)
+        bad_input_stdio(args.server, workdir, 64 * 1024)
+    print(f"\n{PASSED} checks passed, {len(FAILURES)} failed")
+    for failure in FAILURES:
+        print(f"  - {failure}")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
