@@ -7,15 +7,14 @@ use common::{TempDir, example, tooltable};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
+/// The official MCP schemas, copied into tests/data/mcp-schema (with their licence).
 fn mcp_schema(version: &str) -> Value {
     let path: PathBuf = common::workspace()
-        .parent()
-        .unwrap()
-        .join("shared/data/mcp-schema")
+        .join("tests/data/mcp-schema")
         .join(version)
         .join("schema.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("the MCP schema {} cannot be read ({e}); it must sit at ../shared/data/mcp-schema/ beside the workspace", path.display())
+        panic!("the MCP schema {} cannot be read ({e}); it is committed under tests/data/mcp-schema/", path.display())
     });
     serde_json::from_str(&text).unwrap()
 }
