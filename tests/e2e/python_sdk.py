@@ -37,6 +37,7 @@ import jsonschema
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from record_http import RecordingProxy
 
 HERE = Path(__file__).resolve().parent
 FAILURES: list[str] = []
@@ -336,11 +337,17 @@ async def run_http(server: Path, expected: dict[str, dict[str, Any]], schemas: S
     max_bytes = 64 * 1024
     process, url = start_http(server, workdir, ["--page-size", "3", "--max-request-bytes", str(max_bytes)])
     try:
-        for mode in ("auto", "legacy"):
+        for mode in ("auto", "legacy", "2026-07-28"):
             label = f"http/{mode}"
             print(f"== {label}", flush=True)
-            async with Client(url, mode=mode) as client:
-                await exercise(client, expected, label, page_size=3)
+            log = workdir / f"http-{mode}.log"
+            proxy = RecordingProxy(url, log)
+            try:
+                async with Client(proxy.start(), mode=mode) as client:
+                    await exercise(client, expected, label, page_size=3)
+            finally:
+                proxy.stop()
+            validate_recording(log, schemas, label)
         bad_input_http(url, schemas, max_bytes)
     finally:
         process.terminate()
