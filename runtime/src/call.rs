@@ -44,8 +44,9 @@ pub type DynHandler<C> =
 pub(crate) enum Invoke<'h, C: 'static> {
     /// Baked into the static table.
     Static(&'h Handler<C>),
-    /// Registered by a provider.
-    Dynamic(&'h DynHandler<C>),
+    /// Registered by a provider: its arguments are checked against its
+    /// input schema, since no parameter type stands between them and the handler.
+    Dynamic(&'h DynHandler<C>, &'h Value),
 }
 
 /// A handler's successful output, before it is shaped into a result.
@@ -198,7 +199,26 @@ pub(crate) async fn execute<C>(
             catch_unwind(AssertUnwindSafe(|| invoke(context, arguments)))
         }
         Invoke::Static(Handler::Async(invoke)) => CatchUnwind(invoke(context, arguments)).await,
-        Invoke::Dynamic(invoke) => {
+        Invoke::Dynamic(invoke, input_schema) => {
+            let given = Value::Object(arguments.clone());
+            if let Err(violations) = crate::validate::validate(input_schema, &given) {
+                let detail = violations
+                    .iter()
+                    .map(|v| {
+                        let at = if v.pointer.is_empty() {
+                            "/"
+                        } else {
+                            &v.pointer
+                        };
+                        format!("at `{at}`, {}", v.message)
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                return CallToolResult::error(format!(
+                    "Invalid arguments for {}: {detail}.",
+                    info.name
+                ));
+            }
             match catch_unwind(AssertUnwindSafe(|| invoke(context, arguments))) {
                 Ok(future) => CatchUnwind(future).await,
                 Err(panic) => Err(panic),

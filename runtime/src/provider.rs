@@ -101,6 +101,7 @@ pub struct Registered<C: 'static> {
     toolset: Option<String>,
     source: String,
     pub(crate) descriptor: Value,
+    pub(crate) input_schema: Value,
     pub(crate) descriptor_text: String,
     pub(crate) fingerprint: Fingerprint,
     pub(crate) handler: DynHandler<C>,
@@ -207,6 +208,7 @@ pub(crate) fn validate_batch<C: 'static>(
                 Value::Object(tool.declarations.clone()),
             );
         }
+        let input_schema = input.clone();
         let descriptor = descriptor::build(DescriptorParts {
             name: &tool.name,
             title: tool.title.as_deref(),
@@ -232,6 +234,7 @@ pub(crate) fn validate_batch<C: 'static>(
             toolset: tool.toolset,
             source: format!("provider:{provider}"),
             descriptor,
+            input_schema,
             descriptor_text,
             fingerprint,
             handler: tool.handler,

@@ -87,7 +87,7 @@ impl<C: 'static> Entry<C> {
     fn invoke(&self) -> Invoke<'_, C> {
         match self {
             Entry::Static(tool) => tool.invoke(),
-            Entry::Provided(tool) => Invoke::Dynamic(&tool.handler),
+            Entry::Provided(tool) => Invoke::Dynamic(&tool.handler, &tool.input_schema),
         }
     }
 

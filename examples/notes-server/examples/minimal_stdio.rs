@@ -7,7 +7,14 @@ use tooltable::{Registry, adapter::McpServer};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = McpServer::new(Registry::new(&notes_server::TOOLS), Arc::new(notes_server::Store::open("notes.db".as_ref())?));
-    server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    let server = McpServer::new(
+        Registry::new(&notes_server::TOOLS),
+        Arc::new(notes_server::Store::open("notes.db".as_ref())?),
+    );
+    server
+        .serve(rmcp::transport::stdio())
+        .await?
+        .waiting()
+        .await?;
     Ok(())
 }

@@ -633,6 +633,45 @@ fn a_refresh_never_replaces_a_registered_tool() {
 }
 
 #[test]
+fn a_provider_tool_s_arguments_are_checked_against_its_input_schema() {
+    let store = Store::in_memory().unwrap();
+    let registry = Registry::new(&TOOLS);
+    struct Echo;
+    impl Provider<Store> for Echo {
+        fn name(&self) -> &str {
+            "echo"
+        }
+        fn tools(&self) -> Vec<ProvidedTool<Store>> {
+            let mut tool =
+                ProvidedTool::new("notes_echo", Tier::Read, "Echo a number.", echo_handler());
+            tool.input_schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"], "additionalProperties": false});
+            vec![tool]
+        }
+    }
+    registry.register(&Echo).unwrap();
+    let refusal = text(call(
+        &registry,
+        &store,
+        &Caller::anonymous(),
+        "notes_echo",
+        json!({"n": "x"}),
+    ));
+    assert!(
+        refusal.starts_with("Invalid arguments for notes_echo: at `/n`"),
+        "{refusal}"
+    );
+    let ok = call(
+        &registry,
+        &store,
+        &Caller::anonymous(),
+        "notes_echo",
+        json!({"n": 3}),
+    )
+    .unwrap();
+    assert_eq!(ok.structured_content, Some(json!({"n": 3})));
+}
+
+#[test]
 fn a_provider_tool_that_panics_is_answered_generically() {
     let store = Store::in_memory().unwrap();
     let registry = Registry::new(&TOOLS);
