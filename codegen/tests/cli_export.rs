@@ -14,7 +14,10 @@ fn mcp_schema(version: &str) -> Value {
         .join(version)
         .join("schema.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("the MCP schema {} cannot be read ({e}); it is committed under tests/data/mcp-schema/", path.display())
+        panic!(
+            "the MCP schema {} cannot be read ({e}); it is committed under tests/data/mcp-schema/",
+            path.display()
+        )
     });
     serde_json::from_str(&text).unwrap()
 }

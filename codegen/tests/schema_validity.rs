@@ -9,19 +9,30 @@ use tooltable_codegen::analysis::analyze;
 use tooltable_codegen::scan::cfg::CfgEnv;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn mcp_tool_validator() -> jsonschema::Validator {
     let path = workspace().join("tests/data/mcp-schema/2026-07-28/schema.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut schema: Value = serde_json::from_str(&text).unwrap();
     schema["$ref"] = json!("#/$defs/Tool");
-    jsonschema::options().build(&schema).expect("the MCP schema compiles")
+    jsonschema::options()
+        .build(&schema)
+        .expect("the MCP schema compiles")
 }
 
 fn check_crate(dir: &str, features: &[&str]) -> usize {
-    let cfg = CfgEnv::from_vars(features.iter().map(|f| (format!("CARGO_FEATURE_{}", f.to_uppercase()), "1".to_owned())));
+    let cfg = CfgEnv::from_vars(features.iter().map(|f| {
+        (
+            format!("CARGO_FEATURE_{}", f.to_uppercase()),
+            "1".to_owned(),
+        )
+    }));
     let analysis = analyze(&workspace().join(dir), &cfg).unwrap_or_else(|e| panic!("{dir}: {e:?}"));
     assert!(!analysis.has_errors(), "{dir}: {:?}", analysis.diagnostics);
     let tool_validator = mcp_tool_validator();
@@ -31,15 +42,25 @@ fn check_crate(dir: &str, features: &[&str]) -> usize {
         for key in ["inputSchema", "outputSchema"] {
             if let Some(schema) = tool.descriptor.get(key) {
                 if let Err(e) = meta.validate(schema) {
-                    problems.push(format!("{}: {key} is not valid JSON Schema 2020-12: {e}", tool.name));
+                    problems.push(format!(
+                        "{}: {key} is not valid JSON Schema 2020-12: {e}",
+                        tool.name
+                    ));
                 }
                 if let Err(e) = jsonschema::draft202012::options().build(schema) {
-                    problems.push(format!("{}: {key} does not compile as JSON Schema 2020-12: {e}", tool.name));
+                    problems.push(format!(
+                        "{}: {key} does not compile as JSON Schema 2020-12: {e}",
+                        tool.name
+                    ));
                 }
             }
         }
         for error in tool_validator.iter_errors(&tool.descriptor) {
-            problems.push(format!("{}: the descriptor is not an MCP Tool at {}: {error}", tool.name, error.instance_path()));
+            problems.push(format!(
+                "{}: the descriptor is not an MCP Tool at {}: {error}",
+                tool.name,
+                error.instance_path()
+            ));
         }
     }
     assert!(problems.is_empty(), "{dir}:\n{}", problems.join("\n"));

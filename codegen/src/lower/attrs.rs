@@ -821,6 +821,18 @@ pub struct FieldAttrs {
     pub serialize_with: bool,
 }
 
+/// `schema_with` names a function that makes the schema, which the build
+/// script cannot run.
+fn refuse_schema_with(schemars: &[Item]) -> Result<()> {
+    match schemars.iter().find(|i| i.name() == "schema_with") {
+        Some(item) => Err(error(
+            item.span(),
+            "`schema_with` calls a function to make the schema, which the build script cannot run; use #[schemars(with = \"Type\")] instead",
+        )),
+        None => Ok(()),
+    }
+}
+
 fn parse_type(item: &Item) -> Result<syn::Type> {
     let text = item.lit_str()?;
     syn::parse_str(&text).map_err(|_| {
@@ -864,12 +876,7 @@ impl ContainerAttrs {
             .find(|i| i.name() == "with")
             .map(parse_type)
             .transpose()?;
-        if let Some(item) = schemars.iter().find(|i| i.name() == "schema_with") {
-            return Err(error(
-                item.span(),
-                "`schema_with` calls a function to make the schema, which the build script cannot run; use #[schemars(with = \"Type\")] instead",
-            ));
-        }
+        refuse_schema_with(&schemars)?;
         let mut out = ContainerAttrs {
             common: Common::read(attrs, &schemars, &[])?,
             rename_format: schemars
@@ -996,12 +1003,7 @@ impl FieldAttrs {
             .find(|i| i.name() == "with")
             .map(parse_type)
             .transpose()?;
-        if let Some(item) = schemars.iter().find(|i| i.name() == "schema_with") {
-            return Err(error(
-                item.span(),
-                "`schema_with` calls a function to make the schema, which the build script cannot run; use #[schemars(with = \"Type\")] instead",
-            ));
-        }
+        refuse_schema_with(&schemars)?;
         let mut out = FieldAttrs {
             common: Common::read(attrs, &schemars, &[])?,
             validation: Validation::read(&schemars, &validate, &garde)?,

@@ -48,19 +48,33 @@ pub struct FieldInfo<'k> {
     pub span: Span,
 }
 
+/// The name serde uses under `contract`.
+fn contract_name<'a>(contract: Contract, ser: &'a str, de: &'a str) -> &'a str {
+    match contract {
+        Contract::Serialize => ser,
+        Contract::Deserialize => de,
+    }
+}
+
+/// Whether serde reads (deserialize) or writes (serialize) the item at all.
+fn in_contract(contract: Contract, skip_serializing: bool, skip_deserializing: bool) -> bool {
+    match contract {
+        Contract::Serialize => !skip_serializing,
+        Contract::Deserialize => !skip_deserializing,
+    }
+}
+
 impl FieldInfo<'_> {
     fn name(&self, contract: Contract) -> &str {
-        match contract {
-            Contract::Serialize => &self.ser_name,
-            Contract::Deserialize => &self.de_name,
-        }
+        contract_name(contract, &self.ser_name, &self.de_name)
     }
 
     fn in_contract(&self, contract: Contract) -> bool {
-        match contract {
-            Contract::Serialize => !self.attrs.skip_serializing,
-            Contract::Deserialize => !self.attrs.skip_deserializing,
-        }
+        in_contract(
+            contract,
+            self.attrs.skip_serializing,
+            self.attrs.skip_deserializing,
+        )
     }
 }
 
@@ -83,17 +97,15 @@ pub struct VariantInfo<'k> {
 
 impl VariantInfo<'_> {
     fn name(&self, contract: Contract) -> &str {
-        match contract {
-            Contract::Serialize => &self.ser_name,
-            Contract::Deserialize => &self.de_name,
-        }
+        contract_name(contract, &self.ser_name, &self.de_name)
     }
 
     fn in_contract(&self, contract: Contract) -> bool {
-        match contract {
-            Contract::Serialize => !self.attrs.skip_serializing,
-            Contract::Deserialize => !self.attrs.skip_deserializing,
-        }
+        in_contract(
+            contract,
+            self.attrs.skip_serializing,
+            self.attrs.skip_deserializing,
+        )
     }
 }
 

@@ -86,6 +86,25 @@ impl Provider<Store> for Batch {
     }
 }
 
+/// A registry over the table with the `stats` provider registered, whose
+/// one tool `notes_count` has this description.
+fn with_stats(description: &'static str) -> Registry<Store> {
+    let registry = Registry::builder(&TOOLS).build();
+    struct Stats(&'static str);
+    impl Provider<Store> for Stats {
+        fn name(&self) -> &str {
+            "stats"
+        }
+        fn tools(&self) -> Vec<ProvidedTool<Store>> {
+            vec![count_tool("notes_count", self.0)]
+        }
+    }
+    registry
+        .register(&Stats(description))
+        .expect("the stats provider registers");
+    registry
+}
+
 fn echo_handler() -> tooltable::call::DynHandler<Store> {
     handler(
         |_store: &Store, arguments: Arguments| -> BoxFuture<'_, Outcome> {
@@ -424,15 +443,7 @@ fn a_pinned_conversation_lists_only_its_pinned_tools() {
 #[test]
 fn a_provider_tool_joins_the_list_and_is_called_like_a_baked_one() {
     let store = Store::in_memory().unwrap();
-    let registry = Registry::builder(&TOOLS)
-        .provider(
-            Batch("stats", || {
-                vec![count_tool("notes_count", "Count the notes.")]
-            }),
-            true,
-        )
-        .build();
-    assert_eq!(registry.refresh(), vec![]);
+    let registry = with_stats("Count the notes.");
     assert_eq!(listed(&registry, &Caller::anonymous())[0], "notes_count");
     let result = call(
         &registry,
@@ -564,15 +575,7 @@ fn provider_tools_must_follow_the_crate_prefixes() {
 #[test]
 fn changing_a_provider_tool_after_a_snapshot_refuses_the_pinned_session_but_not_a_fresh_one() {
     let store = Store::in_memory().unwrap();
-    let old = Registry::builder(&TOOLS)
-        .provider(
-            Batch("stats", || {
-                vec![count_tool("notes_count", "Count the notes.")]
-            }),
-            true,
-        )
-        .build();
-    assert_eq!(old.refresh(), vec![]);
+    let old = with_stats("Count the notes.");
     let pins = old
         .snapshot(&Caller::anonymous(), &["notes_count"])
         .unwrap();
@@ -584,15 +587,7 @@ fn changing_a_provider_tool_after_a_snapshot_refuses_the_pinned_session_but_not_
     );
 
     // The provider now describes the tool differently (a redeploy, a plugin update).
-    let new = Registry::builder(&TOOLS)
-        .provider(
-            Batch("stats", || {
-                vec![count_tool("notes_count", "Count every note.")]
-            }),
-            true,
-        )
-        .build();
-    assert_eq!(new.refresh(), vec![]);
+    let new = with_stats("Count every note.");
     let refusal = text(call(&new, &store, &session, "notes_count", json!({})));
     assert!(
         refusal.starts_with("notes_count changed since this conversation pinned it"),
