@@ -10,6 +10,7 @@
 //! a listing, `ttlMs` and `cacheScope`.
 
 use crate::call::CallToolResult;
+use crate::content::Content;
 use crate::fingerprint::Fingerprint;
 use crate::policy::Caller;
 use crate::registry::{Entry, Registry};
@@ -153,12 +154,18 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
-/// Converts a tooltable result to rmcp's.
+/// Converts a tooltable result to rmcp's. Text, images and audio map
+/// directly; resources go through their JSON form, which rmcp's types share.
 pub fn to_rmcp_result(result: CallToolResult) -> McpCallToolResult {
     let content: Vec<ContentBlock> = result
         .content
-        .iter()
-        .filter_map(|c| serde_json::from_value(c.to_json()).ok())
+        .into_iter()
+        .filter_map(|block| match block {
+            Content::Text { text } => Some(ContentBlock::text(text)),
+            Content::Image { data, mime_type } => Some(ContentBlock::image(data, mime_type)),
+            Content::Audio { data, mime_type } => Some(ContentBlock::audio(data, mime_type)),
+            other => serde_json::from_value(other.to_json()).ok(),
+        })
         .collect();
     let mut out = if result.is_error {
         McpCallToolResult::error(content)

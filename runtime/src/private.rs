@@ -85,17 +85,26 @@ pub trait Context {
 }
 
 /// Deserializes the arguments into the parameter type, naming the field
-/// that did not fit.
+/// that did not fit. The common case (arguments that fit) takes serde's
+/// plain path; only a failure pays for tracking the path to word the error.
 pub fn parse_args<P: DeserializeOwned>(arguments: Arguments) -> Result<P, Failure> {
-    serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
-        Failure::Arguments(if path == "." {
-            format!("{inner}.")
-        } else {
-            format!("at `{path}`, {inner}.")
-        })
-    })
+    let value = Value::Object(arguments);
+    P::deserialize(&value).map_err(|_| argument_failure::<P>(&value))
+}
+
+fn argument_failure<P: DeserializeOwned>(value: &Value) -> Failure {
+    match serde_path_to_error::deserialize::<_, P>(value) {
+        Ok(_) => Failure::Arguments("the arguments do not fit the parameter type.".into()),
+        Err(error) => {
+            let path = error.path().to_string();
+            let inner = error.into_inner();
+            Failure::Arguments(if path == "." {
+                format!("{inner}.")
+            } else {
+                format!("at `{path}`, {inner}.")
+            })
+        }
+    }
 }
 
 /// Checks that a tool without parameters was given no arguments.

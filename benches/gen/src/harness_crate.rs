@@ -1,0 +1,126 @@
+//! The harness crate: the benchmark sources kept in benches/harness, plus
+//! `crates.rs`, which names the generated crates of the sizes asked for.
+//!
+//! The harness depends on every generated crate, so it cannot be a member of
+//! the tooltable workspace (`cargo test --workspace` would build them all);
+//! its sources live in benches/harness and are copied into the generated
+//! workspace, where run.sh builds and runs it.
+
+use crate::rmcp_crate::{self, Variant};
+use crate::spec::{REGULAR_ARGUMENTS, REGULAR_TOOL, TRIVIAL_ARGUMENTS, TRIVIAL_TOOL};
+use crate::tooltable_crate;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The harness's package name.
+pub const PACKAGE: &str = "harness";
+
+/// The harness's sources, from benches/harness. Its entry point is kept as
+/// `harness.rs` there: cargo would take a `benches/harness/main.rs` for a
+/// bench target of the root package.
+const SOURCES: [(&str, &str); 11] = [
+    ("main.rs", include_str!("../../harness/harness.rs")),
+    ("connect.rs", include_str!("../../harness/connect.rs")),
+    ("dispatch.rs", include_str!("../../harness/dispatch.rs")),
+    ("e2e.rs", include_str!("../../harness/e2e.rs")),
+    (
+        "equivalence.rs",
+        include_str!("../../harness/equivalence.rs"),
+    ),
+    ("list.rs", include_str!("../../harness/list.rs")),
+    ("lowering.rs", include_str!("../../harness/lowering.rs")),
+    ("measure.rs", include_str!("../../harness/measure.rs")),
+    ("results.rs", include_str!("../../harness/results.rs")),
+    ("startup.rs", include_str!("../../harness/startup.rs")),
+    ("suite.rs", include_str!("../../harness/suite.rs")),
+];
+
+/// Every file of the harness, relative to its directory. `crates_dir` is
+/// where the generated crates are.
+pub fn files(sizes: &[usize], repo: &str, crates_dir: &Path) -> Vec<(String, String)> {
+    let mut manifest = format!(
+        r#"[package]
+name = "{PACKAGE}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+tooltable = {{ path = "{repo}", features = ["rmcp"] }}
+tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
+rmcp = {{ version = "3.11", default-features = false, features = ["server", "client", "macros", "transport-io"] }}
+serde_json = "1"
+tokio = {{ version = "1", features = ["rt", "macros", "io-util", "sync"] }}
+"#
+    );
+    for &n in sizes {
+        for package in [
+            tooltable_crate::package(n),
+            rmcp_crate::package(Variant::Stored, n),
+            rmcp_crate::package(Variant::Rebuild, n),
+        ] {
+            let _ = writeln!(manifest, "{package} = {{ path = \"../{package}\" }}");
+        }
+    }
+    let mut files = vec![
+        ("Cargo.toml".to_owned(), manifest),
+        ("src/crates.rs".to_owned(), crates(sizes, crates_dir)),
+    ];
+    files.extend(
+        SOURCES
+            .iter()
+            .map(|(name, text)| (format!("src/{name}"), (*text).to_owned())),
+    );
+    files
+}
+
+fn crates(sizes: &[usize], crates_dir: &Path) -> String {
+    let mut out = format!(
+        r##"//! The generated crates, by size (written by tooltable-bench; do not edit).
+
+use crate::suite::{{Crates, Visit}};
+
+/// The tool whose handler does almost nothing.
+pub const TRIVIAL_TOOL: &str = "{TRIVIAL_TOOL}";
+
+/// Small arguments for it.
+pub const TRIVIAL_ARGUMENTS: &str = r#"{trivial}"#;
+
+/// A tool with every kind of field.
+pub const REGULAR_TOOL: &str = "{REGULAR_TOOL}";
+
+/// Arguments for it that use every field.
+pub const REGULAR_ARGUMENTS: &str = r#"{regular}"#;
+
+/// Hands every size to `visit`, smallest first.
+pub fn each(visit: &mut impl Visit) {{
+"##,
+        trivial = TRIVIAL_ARGUMENTS,
+        regular = REGULAR_ARGUMENTS,
+    );
+    let mut sorted = sizes.to_vec();
+    sorted.sort_unstable();
+    for n in sorted {
+        let tt = tooltable_crate::package(n);
+        let stored = rmcp_crate::package(Variant::Stored, n);
+        let rebuild = rmcp_crate::package(Variant::Rebuild, n);
+        let dir = crates_dir.join(&tt);
+        let _ = write!(
+            out,
+            r#"    visit.visit(&Crates {{
+        n: {n},
+        table: &{tt}::TOOLS,
+        context: {tt}::Ctx::default,
+        dir: {dir:?},
+        stored: {stored}::Server::new,
+        stored_router: {stored}::Server::tool_router,
+        rebuild: {rebuild}::Server::new,
+        rebuild_router: {rebuild}::Server::tool_router,
+    }});
+"#,
+            dir = dir.display().to_string(),
+        );
+    }
+    out.push_str("}\n");
+    out
+}

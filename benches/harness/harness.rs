@@ -1,0 +1,113 @@
+//! The benchmark harness: tooltable against rmcp on generated servers.
+//!
+//! `tooltable-bench generate` writes this file as the `src/main.rs` of
+//! target/bench-crates/harness, beside `crates.rs`, which names the
+//! generated crates; `benches/run.sh` builds and runs it.
+//!
+//! Usage: `harness [--quick] [--out FILE] [--only SUITE]`, where SUITE is
+//! list, dispatch, e2e, startup or lowering (`--only` is for profiling one
+//! suite under `perf` or callgrind). It first checks that both kinds of
+//! crate serve the same tools, then measures, and prints one
+//! `metric<TAB>value` line per measurement (also to FILE).
+
+mod connect;
+mod crates;
+mod dispatch;
+mod e2e;
+mod equivalence;
+mod list;
+mod lowering;
+mod measure;
+mod results;
+mod startup;
+mod suite;
+
+use measure::Settings;
+use results::Results;
+
+fn main() {
+    let mut quick = false;
+    let mut out = None;
+    let mut only = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            "--out" => out = args.next(),
+            "--only" => only = args.next(),
+            other => {
+                eprintln!(
+                    "unknown argument `{other}`; usage: harness [--quick] [--out FILE] [--only SUITE]"
+                );
+                std::process::exit(2);
+            }
+        }
+    }
+    let settings = if quick {
+        Settings::QUICK
+    } else {
+        Settings::FULL
+    };
+    let mut results = Results::new(out.as_deref()).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2);
+    });
+
+    let mut equivalence = equivalence::Equivalence::default();
+    crates::each(&mut equivalence);
+    if let Some(difference) = equivalence.difference {
+        eprintln!("the generated crates are not equivalent, so nothing was measured: {difference}");
+        std::process::exit(1);
+    }
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| {
+            eprintln!("cannot start a tokio runtime: {e}");
+            std::process::exit(2);
+        });
+    const SUITES: [&str; 5] = ["list", "dispatch", "e2e", "startup", "lowering"];
+    if let Some(suite) = only.as_deref()
+        && !SUITES.contains(&suite)
+    {
+        eprintln!(
+            "there is no suite `{suite}`; the suites are {}",
+            SUITES.join(", ")
+        );
+        std::process::exit(2);
+    }
+    let runs = |suite: &str| only.as_deref().is_none_or(|o| o == suite);
+    if runs("list") {
+        crates::each(&mut list::List {
+            settings,
+            results: &mut results,
+        });
+    }
+    if runs("dispatch") {
+        crates::each(&mut dispatch::Dispatch {
+            settings,
+            results: &mut results,
+            runtime: &runtime,
+        });
+    }
+    if runs("e2e") {
+        crates::each(&mut e2e::EndToEnd {
+            settings,
+            results: &mut results,
+            runtime: &runtime,
+        });
+    }
+    if runs("startup") {
+        crates::each(&mut startup::Startup {
+            settings,
+            results: &mut results,
+        });
+    }
+    if runs("lowering") {
+        crates::each(&mut lowering::Lowering {
+            settings,
+            results: &mut results,
+        });
+    }
+}
