@@ -202,6 +202,13 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
         out.push_str(&entry(tool, &context));
     }
     out.push_str("    ],\n");
+    let names = table
+        .tools
+        .iter()
+        .map(|t| lit(&t.name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let _ = writeln!(out, "    &[{names}],");
     let _ = writeln!(out, "    {},", lit(&list_json));
     let prefixes = config
         .prefixes
