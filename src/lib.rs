@@ -41,7 +41,8 @@ pub use tooltable_runtime::{
 };
 pub use tooltable_runtime::{
     call, canonical, confirm, content, declarations, descriptor, fingerprint, json_text, limits,
-    manifest, meta_keys, names, pins, policy, provider, registry, schema, state, table, tier,
+    manifest, meta_keys, name_index, names, pins, policy, provider, registry, schema, state, table,
+    tier,
 };
 
 #[doc(hidden)]

@@ -99,7 +99,7 @@ pub fn write(writer: &mut JsonWriter, descriptor: &Value) {
     writer.end_object();
 }
 
-/// The descriptor's served text: compact, in [`write`]'s order.
+/// The descriptor's served text: compact, in [`write()`]'s order.
 pub fn to_text(descriptor: &Value) -> String {
     let mut writer = JsonWriter::compact();
     write(&mut writer, descriptor);

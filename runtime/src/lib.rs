@@ -1,7 +1,8 @@
 //! The rules and the server side of tooltable.
 //!
 //! The rules (names, tiers and annotations, canonical JSON, fingerprints,
-//! `_meta` keys, schema checks, descriptors, the manifest, limits) are always
+//! `_meta` keys, schema checks, descriptors, the manifest, limits, the name
+//! index) are always
 //! compiled and depend on little more than serde_json and sha2: the build
 //! script and the `#[tool]` macro use them too, so build time and run time
 //! cannot disagree about what a valid name or a fingerprint is. The `serve`
@@ -19,6 +20,7 @@ pub mod json_text;
 pub mod limits;
 pub mod manifest;
 pub mod meta_keys;
+pub mod name_index;
 pub mod names;
 pub mod schema;
 pub mod tier;

@@ -4,11 +4,13 @@
 //! entries are sorted by name and carry everything a server needs, computed
 //! at build time: validated metadata, the descriptor's served text, its
 //! fingerprint, and the function that invokes the handler. Nothing here is
-//! computed at start-up; lookups are a binary search.
+//! computed at start-up; a lookup by name goes through the hash index the
+//! build script laid out (see [`crate::name_index`]).
 
 use crate::call::{self, CallError, CallToolResult, Handler, Invoke};
 use crate::fingerprint::Fingerprint;
 use crate::manifest::{Confirm, Manifest, ManifestTool};
+use crate::name_index::NameIndex;
 use crate::names::NameProfile;
 use crate::private::{Reference, ShimFns};
 use crate::tier::{Annotations, Tier, World};
@@ -148,24 +150,23 @@ pub struct Table<C: 'static> {
     crate_version: &'static str,
     inventory: Fingerprint,
     tools: &'static [Tool<C>],
-    /// The tools' names in the same order: a compact index, so a lookup's
-    /// binary search reads a few cache lines instead of striding over whole
-    /// entries.
-    names: &'static [&'static str],
+    /// The tools' names in the same order, hashed for lookups.
+    names: NameIndex,
     list_json: &'static str,
     settings: Settings,
 }
 
 impl<C: 'static> Table<C> {
-    /// Used by generated code only: `tools` must be sorted by name, and
-    /// `list_json` must be the JSON array of their descriptors in that order.
+    /// Used by generated code only: `tools` must be sorted by name, `names`
+    /// must index their names in that order, and `list_json` must be the
+    /// JSON array of their descriptors in that order.
     #[doc(hidden)]
     pub const fn __new(
         crate_name: &'static str,
         crate_version: &'static str,
         inventory: [u8; 32],
         tools: &'static [Tool<C>],
-        names: &'static [&'static str],
+        names: NameIndex,
         list_json: &'static str,
         settings: Settings,
     ) -> Table<C> {
@@ -223,9 +224,8 @@ impl<C: 'static> Table<C> {
     /// Finds a tool by exact (case-sensitive) name.
     pub fn get(&self, name: &str) -> Option<&'static Tool<C>> {
         self.names
-            .binary_search(&name)
-            .ok()
-            .and_then(|index| self.tools.get(index))
+            .find(name)
+            .and_then(|position| self.tools.get(position))
     }
 
     /// The JSON array of every descriptor, in name order, as baked at build time.

@@ -202,13 +202,17 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
         out.push_str(&entry(tool, &context));
     }
     out.push_str("    ],\n");
-    let names = table
-        .tools
+    let names: Vec<&str> = table.tools.iter().map(|t| t.name.as_str()).collect();
+    let literals = names.iter().map(|n| lit(n)).collect::<Vec<_>>().join(", ");
+    let slots = tooltable_runtime::name_index::build(&names)
         .iter()
-        .map(|t| lit(&t.name))
+        .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(", ");
-    let _ = writeln!(out, "    &[{names}],");
+    let _ = writeln!(
+        out,
+        "    ::tooltable::name_index::NameIndex::__new(&[{literals}], &[{slots}]),"
+    );
     let _ = writeln!(out, "    {},", lit(&list_json));
     let prefixes = config
         .prefixes

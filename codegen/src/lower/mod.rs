@@ -13,7 +13,7 @@
 //! - [`known`]: the table of types schemars defines itself.
 //! - [`ty`]: resolving a written type to a [`ty::Ty`].
 //! - [`attrs`]: serde, schemars, validator and garde attributes.
-//! - [`derive`]: structs and enums, as `#[derive(JsonSchema)]` renders them.
+//! - [`derive`](mod@derive): structs and enums, as `#[derive(JsonSchema)]` renders them.
 //! - [`defaults`]: `"default"` values knowable at build time.
 //! - [`schema_ops`]: schemars' small edits on schema values.
 //! - [`case`]: serde's `rename_all` rules.
