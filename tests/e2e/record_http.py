@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -20,13 +21,25 @@ from urllib.parse import urlsplit
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "content-length", "host"}
 
 
+class QuietServer(ThreadingHTTPServer):
+    """Clients hang up on idle keep-alive connections when a session ends;
+    that is not an error of the proxy, so it is not printed as one."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class RecordingProxy:
     def __init__(self, upstream: str, log: Path) -> None:
         parts = urlsplit(upstream)
         self.host, self.port, self.path = parts.hostname, parts.port, parts.path
         self.log = log
         self.lock = threading.Lock()
-        self.server: ThreadingHTTPServer | None = None
+        self.server: QuietServer | None = None
 
     def record(self, tag: str, payload: bytes) -> None:
         text = payload.decode("utf-8", "replace").strip()
@@ -87,8 +100,7 @@ class RecordingProxy:
 
             do_GET = do_POST = do_DELETE = forward
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return f"http://127.0.0.1:{self.server.server_address[1]}{self.path}"
 
