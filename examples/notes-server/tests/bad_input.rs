@@ -1,26 +1,17 @@
 //! Arbitrary JSON never breaks the server: as arguments to every tool, as
 //! `confirm`, and as `_meta` declarations to ingest.
 
+mod common;
+
+use common::block_on;
+
 use notes_server::{Store, TOOLS};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 use tooltable::declarations::{FieldRule, Ingest, Kind, validate_declaration};
 use tooltable::policy::Caller;
 use tooltable::registry::Registry;
-
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
-            return value;
-        }
-    }
-}
 
 fn json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![

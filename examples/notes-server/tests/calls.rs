@@ -1,22 +1,12 @@
 //! Calling the example's tools through the baked table: the minimal call path.
 
+mod common;
+
+use common::block_on;
+
 use notes_server::{Store, TOOLS};
 use serde_json::{Map, Value, json};
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 use tooltable::{CallError, CallToolResult};
-
-/// The handlers never wait on anything, so polling until ready suffices.
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
-            return value;
-        }
-    }
-}
 
 fn args(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()

@@ -1,12 +1,13 @@
 //! Serving the example's table through a registry: policy, enable flags,
 //! the call order, administration, pins, providers and declarations.
 
+mod common;
+
+use common::block_on;
+
 use notes_server::{Store, TOOLS};
 use serde_json::{Map, Value, json};
-use std::future::Future;
-use std::pin::pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
 use tooltable::call::{Arguments, BoxFuture, Outcome, Output};
 use tooltable::pins::Pins;
 use tooltable::policy::{AllOf, Caller, GrantedPermissions, MaxTier};
@@ -14,16 +15,6 @@ use tooltable::provider::{ProvidedTool, Provider};
 use tooltable::registry::{DISABLED, Registry, StateError, handler};
 use tooltable::state::MemoryStore;
 use tooltable::{CallError, CallToolResult, Tier};
-
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
-            return value;
-        }
-    }
-}
 
 fn args(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()

@@ -3,21 +3,10 @@
 
 #[test]
 fn every_baked_schema_of_the_corpus_equals_schemars_with_default_settings() {
-    match tooltable::testing::check_schemas(&tooltable_corpus::TOOLS) {
-        Ok(compared) => {
-            println!("compared the input and output schemas of {compared} tools with schemars");
-            assert!(
-                compared >= 80,
-                "the corpus must hold at least 80 tools, but holds {compared}"
-            );
-        }
-        Err(mismatches) => {
-            let lines: Vec<String> = mismatches.iter().map(ToString::to_string).collect();
-            panic!(
-                "{} baked schema difference(s) from schemars:\n{}",
-                mismatches.len(),
-                lines.join("\n")
-            );
-        }
-    }
+    let compared = tooltable::testing::assert_schemas_match(&tooltable_corpus::TOOLS);
+    println!("compared the input and output schemas of {compared} tools with schemars");
+    assert!(
+        compared >= 80,
+        "the corpus must hold at least 80 tools, but holds {compared}"
+    );
 }
