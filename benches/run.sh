@@ -60,7 +60,7 @@ script_time() {
 }
 
 echo "== tooltable-bench and the tooltable command (release)"
-cargo build --release -q -p tooltable-bench -p tooltable-codegen --bin tooltable-bench --bin tooltable
+cargo build --release -q -p tooltable-bench -p tooltable-cli --bin tooltable-bench --bin tooltable
 tooltable_bench=$release/tooltable-bench
 tooltable=$release/tooltable
 

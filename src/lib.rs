@@ -19,51 +19,136 @@
 //! }
 //!
 //! tooltable::include_table!();
-//! // `TOOLS` is a `tooltable::Table<Store>`.
+//! // `TOOLS` is a `tooltable::Table<Store>`; serve its read tools on stdio:
+//! // tooltable::serve::stdio(tooltable::Registry::new(&TOOLS), store).await?;
 //! ```
 //!
-//! The pieces:
-//! - [`tool`]: the attribute (from `tooltable-macros`).
-//! - [`include_table!`]: defines `pub static TOOLS` from the generated file;
-//!   put it at the crate root.
-//! - [`Table`], [`Tool`], [`ToolInfo`]: the baked table and its entries.
-//! - [`ToolError`], [`CallToolResult`], [`Content`]: what handlers return and
-//!   what a call gives back.
-//! - The rules themselves (names, tiers, fingerprints, the manifest) are in
-//!   the modules re-exported from `tooltable-runtime`.
+//! At the root are the types a server names: the attribute ([`tool`]) and
+//! [`include_table!`], the baked [`Table`] and its [`Tool`]s, a tool's
+//! [`ToolInfo`], [`Tier`] and [`Confirm`]ation, the [`Registry`] that serves
+//! them to a [`Caller`] under a [`Policy`], and what handlers return
+//! ([`ToolError`], [`Content`]) and calls give back ([`CallToolResult`],
+//! [`CallError`]). The rest is grouped by purpose: [`policy`], [`registry`],
+//! [`provider`], [`content`], [`manifest`], [`declarations`], [`serve`]
+//! (feature `serve`, on by default) and [`testing`] (feature `schema-guard`).
 
 #![warn(missing_docs)]
 
 pub use tooltable_macros::tool;
-pub use tooltable_runtime::{
-    Annotations, CallError, CallToolResult, Caller, Content, Fingerprint, NameProfile, Policy,
-    Registry, Table, Tier, Tool, ToolError, ToolInfo, World,
-};
-pub use tooltable_runtime::{
-    call, canonical, confirm, content, declarations, descriptor, fingerprint, json_text, limits,
-    manifest, meta_keys, name_index, names, pins, policy, provider, registry, schema, state, table,
-    tier,
-};
+pub use tooltable_runtime::call::content::Content;
+pub use tooltable_runtime::call::error::ToolError;
+pub use tooltable_runtime::call::result::{CallError, CallToolResult};
+pub use tooltable_runtime::rules::confirm::Confirm;
+pub use tooltable_runtime::rules::info::ToolInfo;
+pub use tooltable_runtime::rules::tier::{Annotations, Tier, World};
+pub use tooltable_runtime::serve::policy::{Caller, Policy};
+pub use tooltable_runtime::serve::registry::Registry;
+pub use tooltable_runtime::table::{Table, Tool};
+pub use tooltable_runtime::wire::fingerprint::Fingerprint;
 
+/// What generated code reaches; not an API. The number is the contract
+/// version ([`tooltable_runtime::CONTRACT`]), so code generated for another
+/// version cannot bind to it.
 #[doc(hidden)]
-pub use tooltable_runtime::private as __private;
+pub use tooltable_runtime::contract as __private_v1;
 
-/// Serving a registry through rmcp (feature `rmcp`).
-#[cfg(feature = "rmcp")]
-pub use tooltable_runtime::adapter;
+/// Policies: who may see and call which tool.
+///
+/// A [`Policy`](crate::Policy) decides per request from a tool's metadata and
+/// the [`Caller`](crate::Caller). A hidden tool is absent from listings, and a
+/// call to it is refused with a sentence naming what would allow it.
+pub mod policy {
+    pub use tooltable_runtime::serve::policy::{
+        Access, AllOf, AllowAll, GrantedPermissions, MaxTier, Refusal, Toolsets,
+    };
+}
 
-/// The schema guard: compare every baked schema with schemars' (feature `schema-guard`).
+/// The registry's parts: its builder, entries, enable flags and pins.
+pub mod registry {
+    pub use tooltable_runtime::serve::pins::{Pins, SnapshotError};
+    pub use tooltable_runtime::serve::registry::{
+        DISABLED, Description, Entry, Listing, RegistryBuilder,
+    };
+    pub use tooltable_runtime::serve::state::{MemoryStore, StateError, StateStore};
+}
+
+/// Providers: tools registered at run time, held to the build's rules.
+pub mod provider {
+    pub use tooltable_runtime::call::handler::{
+        Arguments, BoxFuture, DynHandler, Failure, Outcome, Output,
+    };
+    pub use tooltable_runtime::serve::provider::{BatchError, ProvidedTool, Provider};
+    pub use tooltable_runtime::serve::registry::handler;
+}
+
+/// Content blocks beyond text, for handlers that return them.
+pub mod content {
+    pub use tooltable_runtime::call::content::{IntoContent, ResourceBody};
+}
+
+/// The manifest: the committed JSON contract of a tool surface, and the
+/// fingerprint recipe to recompute it.
+pub mod manifest {
+    pub use tooltable_runtime::wire::fingerprint::{
+        ParseFingerprintError, descriptor_fingerprint, inventory_fingerprint,
+    };
+    pub use tooltable_runtime::wire::manifest::{FORMAT, Manifest, ManifestError, ManifestTool};
+}
+
+/// Declarations: inert facts about a tool carried in its `_meta`, and reading
+/// them from other servers' tools.
+pub mod declarations {
+    pub use tooltable_runtime::rules::declarations::{DeclarationError, validate_declaration};
+    pub use tooltable_runtime::serve::ingest::{
+        FieldRule, Ingest, IngestWarning, Ingested, Kind, LEDGER_SIZE,
+    };
+}
+
+/// Serving over MCP: stdio and streamable HTTP with every guard, and the
+/// rmcp adapter for composing a registry into an rmcp server of your own.
+#[cfg(feature = "serve")]
+pub mod serve {
+    pub use tooltable_runtime::serve::adapter::{CallerFn, DEFAULT_TTL_MS, McpServer};
+    pub use tooltable_runtime::serve::server::{
+        DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUEST_BYTES, MAX_DEPTH_LIMIT, MAX_PAGE_SIZE,
+        MIN_REQUEST_BYTES, ServeError, Server, stdio,
+    };
+}
+
+/// The schema guard: compare every baked schema with schemars'.
 #[cfg(feature = "schema-guard")]
-pub use tooltable_runtime::testing;
+pub mod testing {
+    pub use tooltable_runtime::testing::{
+        Contract, SchemaMismatch, assert_schemas_match, check_schemas, reference_schema, schemars,
+    };
+}
 
 /// Defines `pub static TOOLS: tooltable::Table<C>` from the table the build
 /// script generated. Put it at the crate root, once.
 ///
 /// The build script is `fn main() { tooltable_codegen::build(); }` in
-/// `build.rs`, with `tooltable-codegen` as a build dependency.
+/// `build.rs`, with `tooltable-codegen` as a build dependency. It declares
+/// which contract version it generated; a table of another version (a
+/// `tooltable-codegen` from another release than `tooltable`) is refused
+/// here with one sentence rather than compiled into type errors.
 #[macro_export]
 macro_rules! include_table {
     () => {
+        #[cfg(tooltable_contract = "1")]
         include!(concat!(env!("OUT_DIR"), "/tooltable.rs"));
+        #[cfg(not(tooltable_contract = "1"))]
+        ::core::compile_error!(
+            "no tooltable table of contract version 1 was generated for this crate: add a build.rs that calls `tooltable_codegen::build()`, and depend on the same release of `tooltable-codegen` (in [build-dependencies]) as of `tooltable`"
+        );
     };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_contract_version_written_in_this_crate_is_the_runtimes() {
+        // `include_table!` and `__private_v1` spell the version out, because
+        // macro_rules and paths cannot read a constant.
+        assert_eq!(tooltable_runtime::CONTRACT, 1);
+    }
 }

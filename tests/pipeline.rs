@@ -22,7 +22,7 @@ tooltable = { path = "WORKSPACE" }
 serde = { version = "1", features = ["derive"] }
 
 [build-dependencies]
-tooltable-codegen = { path = "WORKSPACE/codegen", default-features = false, features = ["build"] }
+tooltable-codegen = { path = "WORKSPACE/codegen" }
 "#;
 
 const LIB_RS: &str = r#"mod admin;

@@ -19,9 +19,8 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, NumberOrString};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value};
 use std::sync::Arc;
-use tooltable::adapter::McpServer;
-use tooltable::policy::Caller;
-use tooltable::registry::Registry;
+use tooltable::serve::McpServer;
+use tooltable::{Caller, Registry, Tier};
 
 /// Measures dispatch for each size.
 pub struct Dispatch<'r> {
@@ -40,7 +39,7 @@ impl Visit for Dispatch<'_> {
         S: ServerHandler + Clone + Send + Sync + 'static,
         R: ServerHandler + Clone + Send + Sync + 'static,
     {
-        let registry = Registry::new(crates.table);
+        let registry = Registry::builder(crates.table).max_tier(Tier::Destructive).build();
         let context = Arc::new((crates.context)());
         let adapter = McpServer::new(registry.clone(), context.clone());
         let stored = (crates.stored)();

@@ -15,8 +15,8 @@ use crate::suite::{Crates, Visit};
 use rmcp::ServerHandler;
 use rmcp::model::CallToolRequestParams;
 use std::sync::Arc;
-use tooltable::adapter::McpServer;
-use tooltable::registry::Registry;
+use tooltable::serve::McpServer;
+use tooltable::{Registry, Tier};
 
 /// Measures sessions for each size.
 pub struct EndToEnd<'r> {
@@ -36,7 +36,7 @@ impl Visit for EndToEnd<'_> {
         R: ServerHandler + Clone + Send + Sync + 'static,
     {
         let rt = self.runtime;
-        let tooltable = McpServer::new(Registry::new(crates.table), Arc::new((crates.context)()));
+        let tooltable = McpServer::new(Registry::builder(crates.table).max_tier(Tier::Destructive).build(), Arc::new((crates.context)()));
         let sessions = rt.block_on(async {
             [
                 connect(tooltable).await,

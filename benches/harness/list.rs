@@ -13,9 +13,7 @@ use crate::measure::{Settings, batch, compare};
 use crate::results::Results;
 use crate::suite::{Crates, Visit};
 use rmcp::ServerHandler;
-use tooltable::Tier;
-use tooltable::policy::{Caller, MaxTier};
-use tooltable::registry::Registry;
+use tooltable::{Caller, Registry, Tier};
 
 /// Measures listings for each size.
 pub struct List<'r> {
@@ -34,10 +32,8 @@ impl Visit for List<'_> {
     {
         let n = crates.n;
         let caller = Caller::anonymous();
-        let unfiltered = Registry::new(crates.table);
-        let filtered = Registry::builder(crates.table)
-            .policy(MaxTier::new(Tier::Read))
-            .build();
+        let unfiltered = Registry::builder(crates.table).max_tier(Tier::Destructive).build();
+        let filtered = Registry::builder(crates.table).max_tier(Tier::Read).build();
         let stored = (crates.stored_router)();
         let mut half = (crates.stored_router)();
         for tool in crates.table.tools() {

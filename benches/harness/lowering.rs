@@ -12,8 +12,7 @@ use crate::results::Results;
 use crate::suite::{Crates, Visit};
 use rmcp::ServerHandler;
 use std::path::Path;
-use tooltable_codegen::analysis::analyze;
-use tooltable_codegen::scan::cfg::CfgEnv;
+use tooltable_codegen::analysis::{CfgEnv, analyze};
 
 /// Measures the analysis for each size.
 pub struct Lowering<'r> {
@@ -33,13 +32,13 @@ impl Visit for Lowering<'_> {
         let dir = Path::new(crates.dir);
         let cfg = CfgEnv::host(Vec::<String>::new());
         match analyze(dir, &cfg) {
-            Ok(analysis) if !analysis.has_errors() && analysis.table.tools.len() == crates.n => {}
+            Ok(analysis) if !analysis.has_errors() && analysis.tool_count() == crates.n => {}
             Ok(analysis) => {
                 eprintln!(
                     "the analysis of {} found {} tools and these problems: {:?}",
                     dir.display(),
-                    analysis.table.tools.len(),
-                    analysis.diagnostics
+                    analysis.tool_count(),
+                    analysis.diagnostics()
                 );
                 std::process::exit(2);
             }
@@ -48,7 +47,7 @@ impl Visit for Lowering<'_> {
                 std::process::exit(2);
             }
         }
-        let mut candidates = vec![batch(|| analyze(dir, &cfg).map(|a| a.table.tools.len()))];
+        let mut candidates = vec![batch(|| analyze(dir, &cfg).map(|a| a.tool_count()))];
         let time = compare(self.settings, &mut candidates)[0];
         let n = crates.n;
         self.results.record(&format!("lowering/{n}/analyze"), time);

@@ -15,8 +15,8 @@ use rmcp::ServerHandler;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tooltable::Table;
-use tooltable::adapter::McpServer;
-use tooltable::registry::Registry;
+use tooltable::serve::McpServer;
+use tooltable::{Registry, Tier};
 
 /// Measures start-up for each size.
 pub struct Startup<'r> {
@@ -60,7 +60,7 @@ fn tooltable_server<C: Send + Sync + 'static>(
     table: &'static Table<C>,
     context: fn() -> C,
 ) -> McpServer<C> {
-    McpServer::new(Registry::new(table), Arc::new(context()))
+    McpServer::new(Registry::builder(table).max_tier(Tier::Destructive).build(), Arc::new(context()))
 }
 
 /// Times one call of `make` on a new thread, where no cache is warm yet.

@@ -1,29 +1,31 @@
 //! One pass over a crate: configuration, sources, tools, schemas, table.
 //!
 //! The build script and the `tooltable` command both call [`analyze`], so a
-//! crate is read the same way whether it is being compiled or checked.
+//! crate is read the same way whether it is being compiled or checked. What
+//! the pass found is an [`Analysis`]: the problems, each with its place, and
+//! the files the crate commits (the manifest and the docs), as they should be.
 
 use crate::config::Config;
 use crate::describe::{self, Table};
-use crate::diagnostic::{self, Diagnostic};
+use crate::diagnostic;
 use crate::emit;
 use crate::emit::docs::DocsPage;
+use crate::emit::write::{self, WritePolicy};
 use crate::model;
-use crate::scan::{self, Crate, cfg::CfgEnv};
+use crate::scan::{self, Crate};
 use std::path::{Path, PathBuf};
-use tooltable_runtime::manifest::Manifest;
+use tooltable_runtime::wire::manifest::Manifest;
+
+pub use crate::diagnostic::{Diagnostic, Level, Location};
+pub use crate::scan::cfg::CfgEnv;
 
 /// What one pass over a crate found.
 #[derive(Debug)]
 pub struct Analysis {
-    /// The crate's settings.
-    pub config: Config,
-    /// Its sources as the compiler sees them.
-    pub krate: Crate,
-    /// Its tools, described.
-    pub table: Table,
-    /// Every problem found, sorted by place.
-    pub diagnostics: Vec<Diagnostic>,
+    config: Config,
+    krate: Crate,
+    table: Table,
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// A file the crate commits, and what it should hold.
@@ -52,7 +54,40 @@ pub fn analyze(crate_dir: &Path, cfg: &CfgEnv) -> Result<Analysis, Vec<Diagnosti
     })
 }
 
+impl CommittedFile {
+    /// Writes the file under `crate_dir` when its content differs,
+    /// atomically. Returns whether it was written.
+    pub fn write(&self, crate_dir: &Path) -> std::io::Result<bool> {
+        let outcome = write::sync(
+            &crate_dir.join(&self.relative),
+            &self.content,
+            WritePolicy::Write,
+        )?;
+        Ok(outcome == write::Outcome::Written)
+    }
+}
+
 impl Analysis {
+    /// Every problem found, sorted by place.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The crate's package name.
+    pub fn package_name(&self) -> &str {
+        &self.config.package_name
+    }
+
+    /// Where the crate's manifest goes, relative to its directory.
+    pub fn manifest_path(&self) -> &Path {
+        &self.config.manifest
+    }
+
+    /// How many tools the crate declares.
+    pub fn tool_count(&self) -> usize {
+        self.table.tools.len()
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
@@ -103,5 +138,16 @@ impl Analysis {
     /// Every source file read.
     pub fn files_read(&self) -> impl Iterator<Item = &PathBuf> {
         self.krate.files.iter().map(|f| &f.path)
+    }
+
+    /// The docs template the crate configured, relative to its directory.
+    pub(crate) fn docs_template(&self) -> Option<&Path> {
+        self.config.docs_template.as_deref()
+    }
+
+    /// The described table, for the crate's own tests.
+    #[cfg(test)]
+    pub(crate) fn table(&self) -> &Table {
+        &self.table
     }
 }

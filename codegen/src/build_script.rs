@@ -2,7 +2,8 @@
 //!
 //! It reads the crate, prints `cargo::rerun-if-changed` for every file it
 //! read, reports every problem through `cargo::error=`/`cargo::warning=`
-//! with a file, line and column, writes `$OUT_DIR/tooltable.rs`, and keeps
+//! with a file, line and column, writes `$OUT_DIR/tooltable.rs` and declares
+//! its contract version as `cfg(tooltable_contract = "N")`, and keeps
 //! the committed manifest and docs in step under the write policy. It never panics on
 //! any input.
 
@@ -10,6 +11,7 @@ use crate::analysis::{Analysis, analyze};
 use crate::diagnostic::Diagnostic;
 use crate::emit::write::{self, Outcome, WRITE_VAR, WritePolicy};
 use crate::scan::cfg::CfgEnv;
+use crate::syntax::link;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -36,6 +38,11 @@ fn run(started: Instant) -> Vec<String> {
         format!("cargo::rerun-if-env-changed={WRITE_VAR}"),
         "cargo::rerun-if-env-changed=CI".to_owned(),
         format!("cargo::rerun-if-env-changed={TIMING_VAR}"),
+        format!(
+            "cargo::rustc-check-cfg=cfg({}, values(\"{}\"))",
+            link::CONTRACT_CFG,
+            link::contract_cfg_value()
+        ),
     ];
     let (Some(crate_dir), Some(out_dir)) = (
         std::env::var_os("CARGO_MANIFEST_DIR"),
@@ -55,7 +62,7 @@ fn run(started: Instant) -> Vec<String> {
     for file in analysis.files_read() {
         out.push(format!("cargo::rerun-if-changed={}", file.display()));
     }
-    out.extend(analysis.diagnostics.iter().map(directive));
+    out.extend(analysis.diagnostics().iter().map(directive));
     if analysis.has_errors() {
         return out;
     }
@@ -67,13 +74,20 @@ fn run(started: Instant) -> Vec<String> {
         ));
         return out;
     }
+    // The contract version of the table just written: `include_table!`
+    // compiles only a table of the version its runtime reads.
+    out.push(format!(
+        "cargo::rustc-cfg={}=\"{}\"",
+        link::CONTRACT_CFG,
+        link::contract_cfg_value()
+    ));
     out.extend(sync_committed(&analysis, &crate_dir));
     if std::env::var_os(TIMING_VAR).is_some() {
         out.push(format!(
             "cargo::warning=tooltable build script: {:.1} ms for {} tools in {} files",
             started.elapsed().as_secs_f64() * 1000.0,
-            analysis.table.tools.len(),
-            analysis.krate.files.len()
+            analysis.tool_count(),
+            analysis.files_read().count()
         ));
     }
     out
@@ -102,7 +116,7 @@ fn sync_committed(analysis: &Analysis, crate_dir: &Path) -> Vec<String> {
             return out;
         }
     };
-    if let Some(template) = &analysis.config.docs_template {
+    if let Some(template) = analysis.docs_template() {
         out.push(format!(
             "cargo::rerun-if-changed={}",
             crate_dir.join(template).display()

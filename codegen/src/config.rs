@@ -7,8 +7,8 @@
 
 use crate::diagnostic::Diagnostic;
 use std::path::{Path, PathBuf};
-use tooltable_runtime::meta_keys;
-use tooltable_runtime::names::NameProfile;
+use tooltable_runtime::rules::meta_keys;
+use tooltable_runtime::rules::names::NameProfile;
 
 /// The `_meta` prefix used when the crate names none.
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";

@@ -13,18 +13,18 @@ use crate::lower::{Contract, LowerError, Lowerer};
 use crate::model::ToolDecl;
 use crate::resolve::Resolved;
 use crate::scan::{Crate, ModuleId};
-use crate::syntax::attr::ConfirmDecl;
 use crate::syntax::doc;
 use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
-use tooltable_runtime::manifest::{Confirm, Manifest, ManifestTool};
-use tooltable_runtime::names::validate_name;
-use tooltable_runtime::{
-    Annotations, Fingerprint, Tier, World, confirm, descriptor, fingerprint, limits, schema,
-    validate,
-};
+use tooltable_runtime::rules::info::ToolInfo;
+use tooltable_runtime::rules::names::validate_name;
+use tooltable_runtime::rules::tier::{Annotations, Tier, World};
+use tooltable_runtime::rules::{confirm, limits, schema, validate};
+use tooltable_runtime::wire::descriptor;
+use tooltable_runtime::wire::fingerprint::{self, Fingerprint};
+use tooltable_runtime::wire::manifest::{Manifest, ManifestTool};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -47,6 +47,8 @@ pub struct DescribedTool {
     pub fingerprint: Fingerprint,
     /// Whether structured output is wrapped as `{"result": ..}`.
     pub wrap_output: bool,
+    /// The declared example arguments, as compact JSON text.
+    pub example: Option<String>,
 }
 
 impl DescribedTool {
@@ -65,28 +67,49 @@ impl DescribedTool {
         self.decl.attr.permission.as_ref().map(|p| p.value.as_str())
     }
 
+    /// The declared platforms, borrowed, for [`DescribedTool::info`].
+    pub fn platforms(&self) -> Vec<&str> {
+        self.decl
+            .attr
+            .platforms
+            .as_ref()
+            .map(|p| p.value.iter().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The tool's metadata, as the runtime's table will hold it (with the
+    /// platforms from [`DescribedTool::platforms`]).
+    pub fn info<'a>(&'a self, platforms: &'a [&'a str]) -> ToolInfo<'a> {
+        let attr = &self.decl.attr;
+        let text = |s: &'a Option<crate::syntax::attr::Spanned<String>>| {
+            s.as_ref().map(|s| s.value.as_str())
+        };
+        ToolInfo {
+            name: &self.name,
+            title: text(&attr.title),
+            summary: &self.summary,
+            tier: self.tier(),
+            idempotent: attr.idempotent(),
+            world: self.world(),
+            confirm: attr.confirm.as_ref().map(|c| c.value.borrowed()),
+            permission: text(&attr.permission),
+            toolset: text(&attr.toolset),
+            since: text(&attr.since),
+            platforms,
+            source: &self.source,
+            admin_summary: text(&attr.admin_summary),
+            example: self.example.as_deref(),
+        }
+    }
+
     /// The manifest entry of this tool.
     pub fn manifest_tool(&self) -> ManifestTool {
-        let attr = &self.decl.attr;
-        ManifestTool {
-            name: self.name.clone(),
-            tier: self.tier(),
-            toolset: attr.toolset.as_ref().map(|s| s.value.clone()),
-            permission: attr.permission.as_ref().map(|s| s.value.clone()),
-            confirm: attr.confirm.as_ref().map(|c| match &c.value {
-                ConfirmDecl::Flag => Confirm::Required,
-                ConfirmDecl::Because(text) => Confirm::Because(text.clone()),
-            }),
-            since: attr.since.as_ref().map(|s| s.value.clone()),
-            platforms: attr
-                .platforms
-                .as_ref()
-                .map(|p| p.value.clone())
-                .unwrap_or_default(),
-            source: self.source.clone(),
-            fingerprint: self.fingerprint,
-            descriptor: self.descriptor.clone(),
-        }
+        let platforms = self.platforms();
+        ManifestTool::new(
+            &self.info(&platforms),
+            self.fingerprint,
+            self.descriptor.clone(),
+        )
     }
 }
 
@@ -212,7 +235,7 @@ fn describe_tool(
     };
     if let Some(c) = &attr.confirm
         && input_schema.is_object()
-        && let Err(e) = confirm::inject(&mut input_schema, c.value.consequence())
+        && let Err(e) = confirm::inject(&mut input_schema, &c.value)
     {
         let span = decl.shape.params.as_ref().map_or(c.span, |p| p.span());
         errors.push(Diagnostic::error(
@@ -306,6 +329,7 @@ fn describe_tool(
             descriptor_text,
             fingerprint,
             wrap_output,
+            example: attr.example.as_ref().map(|e| e.value.to_string()),
             decl,
         },
         warnings,

@@ -1,18 +1,5 @@
 //! The build-time side of tooltable.
 //!
-//! - [`syntax`]: the `#[tool]` grammar and handler shapes, shared with the
-//!   macro (always compiled; light).
-//! - With the `build` feature (default): the build script library, entered
-//!   through [`build()`], which scans a crate's sources, lowers its parameter
-//!   and output types to JSON Schema, validates the whole table, and writes
-//!   the generated table and the manifest. [`analysis::analyze`] runs the
-//!   same pass for the `tooltable` command and for tests. It also renders
-//!   the Markdown docs ([`emit::docs`]).
-//! - With the `cli` feature (default): the `tooltable` command ([`cli`]),
-//!   which reads a crate the same way without compiling it. A
-//!   build-dependency can leave it out (and clap with it):
-//!   `tooltable-codegen = { version = "..", default-features = false, features = ["build"] }`.
-//!
 //! A user's `build.rs` is one line:
 //!
 //! ```no_run
@@ -20,35 +7,53 @@
 //!     tooltable_codegen::build();
 //! }
 //! ```
+//!
+//! [`build()`] scans the crate's sources, lowers its parameter and output
+//! types to JSON Schema, validates the whole table, writes the generated
+//! table and keeps the committed manifest and docs in step. The rest of the
+//! public API serves tools that read a crate without compiling it (the
+//! `tooltable` command of `tooltable-cli`):
+//!
+//! - [`analysis`]: the same pass the build script makes, and what it found;
+//! - [`compat`]: what a change between two manifests does to clients;
+//! - [`export`]: the tools in other clients' formats.
+//!
+//! The pipeline's stages (scan, model, resolve, lower, describe, emit) are
+//! private. The `#[tool]` grammar is shared with `tooltable-macros` through
+//! a hidden module, compiled without the `build` feature so the proc-macro
+//! stays light.
 
 #![warn(missing_docs)]
 // The examples show a whole `build.rs`, whose `fn main` is the point.
 #![allow(clippy::needless_doctest_main)]
 
+#[doc(hidden)]
 pub mod syntax;
 
 #[cfg(feature = "build")]
 pub mod analysis;
 #[cfg(feature = "build")]
 mod build_script;
-#[cfg(feature = "cli")]
-pub mod cli;
 #[cfg(feature = "build")]
-pub mod config;
+pub mod compat;
 #[cfg(feature = "build")]
-pub mod describe;
+mod config;
 #[cfg(feature = "build")]
-pub mod diagnostic;
+mod describe;
 #[cfg(feature = "build")]
-pub mod emit;
+mod diagnostic;
 #[cfg(feature = "build")]
-pub mod lower;
+mod emit;
 #[cfg(feature = "build")]
-pub mod model;
+pub mod export;
 #[cfg(feature = "build")]
-pub mod resolve;
+mod lower;
 #[cfg(feature = "build")]
-pub mod scan;
+mod model;
+#[cfg(feature = "build")]
+mod resolve;
+#[cfg(feature = "build")]
+mod scan;
 
 #[cfg(feature = "build")]
 pub use build_script::{TIMING_VAR, build};

@@ -35,8 +35,6 @@ pub struct ToolDecl {
     pub name: String,
     /// Where the name comes from (the literal, or the function's name).
     pub name_span: Span,
-    /// Where `#[tool]` is written.
-    pub attr_span: Span,
     /// The function's name.
     pub fn_ident: syn::Ident,
     /// The handler's shape.
@@ -175,7 +173,6 @@ fn read_tool(
         attr: parsed,
         name,
         name_span,
-        attr_span: attr.span(),
         fn_ident: sig.ident.clone(),
         shape,
         self_ty,

@@ -28,7 +28,7 @@ pub enum Resolved<'k> {
     /// written after resolving imports, such as `["std", "collections", "HashMap"]`.
     Foreign(Vec<String>),
     /// An item of the crate that is not a type (a trait, a union, a function...).
-    NotAType(ModuleId, &'static str),
+    NotAType(&'static str),
 }
 
 /// Why a path could not be resolved; the message is a sentence.
@@ -87,8 +87,8 @@ impl<'k> Resolver<'k> {
                     Item::Struct(s) => (s.ident.to_string(), Resolved::Struct(id, s)),
                     Item::Enum(e) => (e.ident.to_string(), Resolved::Enum(id, e)),
                     Item::Type(t) => (t.ident.to_string(), Resolved::Alias(id, t)),
-                    Item::Trait(t) => (t.ident.to_string(), Resolved::NotAType(id, "a trait")),
-                    Item::Union(u) => (u.ident.to_string(), Resolved::NotAType(id, "a union")),
+                    Item::Trait(t) => (t.ident.to_string(), Resolved::NotAType("a trait")),
+                    Item::Union(u) => (u.ident.to_string(), Resolved::NotAType("a union")),
                     Item::ExternCrate(e) => {
                         let name = e.rename.as_ref().map_or(&e.ident, |(_, r)| r).to_string();
                         scope

@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tooltable_codegen::analysis::{Analysis, analyze};
-use tooltable_codegen::scan::cfg::CfgEnv;
+use tooltable_codegen::analysis::{Analysis, CfgEnv, analyze};
 
 /// A crate on disk, removed when dropped.
 struct TempCrate(PathBuf);
@@ -47,7 +46,7 @@ fn analyze_files(files: &[(&str, &str)]) -> (Analysis, TempCrate) {
 fn diagnostics(files: &[(&str, &str)]) -> Vec<String> {
     analyze_files(files)
         .0
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(ToString::to_string)
         .collect()
@@ -69,12 +68,12 @@ fn a_clean_crate_has_no_diagnostics_and_a_sorted_table() {
             "{PARAMS}\n/// Get it.\n#[tool(tier = read)]\nfn b_get(p: Params) -> String {{ String::new() }}\n/// Ping.\n#[tool(tier = read)]\nfn a_ping() -> String {{ String::new() }}\n"
         ),
     )]);
-    assert_eq!(analysis.diagnostics, vec![]);
-    let names: Vec<&str> = analysis
-        .table
+    assert_eq!(analysis.diagnostics(), []);
+    let names: Vec<String> = analysis
+        .manifest()
         .tools
-        .iter()
-        .map(|t| t.name.as_str())
+        .into_iter()
+        .map(|t| t.name)
         .collect();
     assert_eq!(names, ["a_ping", "b_get"]);
 }
@@ -296,9 +295,9 @@ fn modules_are_followed_through_mod_rs_nested_files_and_path_attributes() {
             "/// C.\n#[tool(tier = read)]\nfn c_tool() -> String { String::new() }\n",
         ),
     ]);
-    assert_eq!(analysis.diagnostics, vec![]);
-    let found: Vec<(&str, &str)> = analysis
-        .table
+    assert_eq!(analysis.diagnostics(), []);
+    let manifest = analysis.manifest();
+    let found: Vec<(&str, &str)> = manifest
         .tools
         .iter()
         .map(|t| (t.name.as_str(), t.source.as_str()))
@@ -331,10 +330,10 @@ fn cfg_on_modules_and_tools_follows_the_features_of_the_build() {
     let names = |cfg: &CfgEnv| -> Vec<String> {
         analyze(&krate.0, cfg)
             .unwrap()
-            .table
+            .manifest()
             .tools
-            .iter()
-            .map(|t| t.name.clone())
+            .into_iter()
+            .map(|t| t.name)
             .collect()
     };
     assert_eq!(names(&CfgEnv::default()), ["always", "fallback"]);
@@ -350,7 +349,7 @@ fn a_destructive_tool_without_confirmation_is_a_warning() {
     )]);
     assert!(!analysis.has_errors());
     let found: Vec<String> = analysis
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(ToString::to_string)
         .collect();
@@ -378,11 +377,11 @@ fn a_method_tool_takes_its_impl_as_context() {
         "src/lib.rs",
         "pub struct Server;\nimpl Server {\n    /// Ping.\n    #[tool(tier = read)]\n    fn ping(&self) -> String { String::new() }\n}\n",
     )]);
-    assert_eq!(analysis.diagnostics, vec![]);
+    assert_eq!(analysis.diagnostics(), []);
     assert!(
         analysis
             .table_source()
-            .contains("::tooltable::Table<crate::Server>")
+            .contains("::tooltable::__private_v1::Table<crate::Server>")
     );
 }
 

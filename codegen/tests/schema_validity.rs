@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use tooltable_codegen::analysis::analyze;
-use tooltable_codegen::scan::cfg::CfgEnv;
+use tooltable_codegen::analysis::{CfgEnv, analyze};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -34,11 +33,16 @@ fn check_crate(dir: &str, features: &[&str]) -> usize {
         )
     }));
     let analysis = analyze(&workspace().join(dir), &cfg).unwrap_or_else(|e| panic!("{dir}: {e:?}"));
-    assert!(!analysis.has_errors(), "{dir}: {:?}", analysis.diagnostics);
+    assert!(
+        !analysis.has_errors(),
+        "{dir}: {:?}",
+        analysis.diagnostics()
+    );
     let tool_validator = mcp_tool_validator();
     let meta = jsonschema::draft202012::meta::validator();
     let mut problems = Vec::new();
-    for tool in &analysis.table.tools {
+    let manifest = analysis.manifest();
+    for tool in &manifest.tools {
         for key in ["inputSchema", "outputSchema"] {
             if let Some(schema) = tool.descriptor.get(key) {
                 if let Err(e) = meta.validate(schema) {
@@ -64,7 +68,7 @@ fn check_crate(dir: &str, features: &[&str]) -> usize {
         }
     }
     assert!(problems.is_empty(), "{dir}:\n{}", problems.join("\n"));
-    analysis.table.tools.len()
+    manifest.tools.len()
 }
 
 #[test]

@@ -12,7 +12,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
-use syn::ItemFn;
+use syn::{ItemFn, LitStr};
 use tooltable_codegen::syntax::attr::NameProfile;
 use tooltable_codegen::syntax::attr::parse_tool_attr;
 use tooltable_codegen::syntax::link;
@@ -62,10 +62,24 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
     } else {
         free_shim(&handler, &shape, &name)
     };
-    quote!(#item #shim)
+    // A table of another contract version is refused once, by
+    // `include_table!`; the shims step aside rather than add type errors.
+    let cfg = format_ident!("{}", link::CONTRACT_CFG);
+    let version = LitStr::new(&link::contract_cfg_value(), Span::call_site());
+    quote! {
+        #item
+        #[cfg(#cfg = #version)]
+        #shim
+    }
 }
 
-/// `::tooltable::__private::reference!(..)`: schemars' schemas of the
+/// `::tooltable::__private_vN`: where generated code reaches the runtime.
+fn private() -> TokenStream2 {
+    let module = format_ident!("{}", link::private_module());
+    quote!(::tooltable::#module)
+}
+
+/// `::tooltable::__private_vN::reference!(..)`: schemars' schemas of the
 /// parameter and return types, when the `schema-guard` feature is on.
 fn reference(shape: &HandlerShape) -> TokenStream2 {
     let params = shape.params.iter();
@@ -74,12 +88,13 @@ fn reference(shape: &HandlerShape) -> TokenStream2 {
         (Some(ty), OutputKind::Structured) => quote!(#ty),
         (Some(_), OutputKind::Text | OutputKind::Content) => quote!(),
     };
-    quote!(::tooltable::__private::reference!(input: [#(#params)*], output: [#output]))
+    let private = private();
+    quote!(#private::reference!(input: [#(#params)*], output: [#output]))
 }
 
 /// The body that turns arguments into an outcome: parse, call, shape.
 fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 {
-    let private = quote!(::tooltable::__private);
+    let private = private();
     let (parse, call) = match &shape.params {
         Some(params) => (
             quote!(let params: #params = #private::parse_args(args)?;),
@@ -125,7 +140,7 @@ fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 
 }
 
 fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2 {
-    let private = quote!(::tooltable::__private);
+    let private = private();
     let markers = format_ident!("{}", link::MARKERS_MODULE);
     let seen = format_ident!("{}", link::SEEN_MACRO);
     let marker = format_ident!("{}", link::marker_type(name));
@@ -210,7 +225,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
 }
 
 fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2 {
-    let private = quote!(::tooltable::__private);
+    let private = private();
     let seen = format_ident!("{}", link::SEEN_MACRO);
     let key = format_ident!("{}", link::seen_key(name));
     let constant = format_ident!("{}", link::method_handler_const(name));

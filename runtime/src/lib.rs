@@ -1,72 +1,42 @@
 //! The rules and the server side of tooltable.
 //!
-//! The rules (names, tiers and annotations, canonical JSON, fingerprints,
-//! `_meta` keys, schema checks, descriptors, the manifest, limits, the name
-//! index) are always
-//! compiled and depend on little more than serde_json and sha2: the build
-//! script and the `#[tool]` macro use them too, so build time and run time
-//! cannot disagree about what a valid name or a fingerprint is. The `serve`
-//! feature (on by default) adds the tool table and the call path.
+//! Users depend on the `tooltable` facade, which re-exports what they name;
+//! this crate is laid out by layer, each depending only on those above it
+//! in this list:
 //!
-//! Users depend on the `tooltable` facade rather than on this crate.
+//! - [`rules`]: what a valid tool is (names, tiers and annotations,
+//!   confirmation, `_meta` keys, schema rules, limits). Always compiled,
+//!   light: the build script and the `#[tool]` macro use it too.
+//! - [`wire`]: the bytes a client sees (canonical JSON, descriptors,
+//!   fingerprints, the manifest). Always compiled.
+//! - `call` (feature `serve`): what a handler is and returns, and running one.
+//! - [`table`]: the baked table (feature `serve`), its name index (always:
+//!   the build script lays it out), and how a `#[tool]` shim plugs into it.
+//! - `serve` (feature `serve`): the registry, policies, pins, enable flags,
+//!   providers; with the `rmcp` feature, the rmcp adapter and the stdio and
+//!   HTTP transports.
+//!
+//! `contract` is what generated code reaches, versioned and hidden.
 
 #![warn(missing_docs)]
 
-pub mod canonical;
-pub mod confirm;
-pub mod descriptor;
-pub mod fingerprint;
-pub mod json_text;
-pub mod limits;
-pub mod manifest;
-pub mod meta_keys;
-pub mod name_index;
-pub mod names;
-pub mod schema;
-pub mod tier;
-pub mod validate;
+/// The version of the contract between generated code and this runtime.
+/// The build script generates code for the version of the runtime it was
+/// built with, and declares it as `cfg(tooltable_contract = "N")`; the
+/// facade reads tables of exactly one version, and names the module
+/// generated code reaches `__private_vN`.
+pub const CONTRACT: u32 = 1;
 
-#[cfg(feature = "rmcp")]
-pub mod adapter;
+pub mod rules;
+pub mod wire;
+
 #[cfg(feature = "serve")]
 pub mod call;
 #[cfg(feature = "serve")]
-pub mod content;
-#[cfg(feature = "serve")]
-pub mod declarations;
-#[cfg(feature = "serve")]
-pub mod error;
-#[cfg(feature = "serve")]
-pub mod pins;
-#[cfg(feature = "serve")]
-pub mod policy;
-#[cfg(feature = "serve")]
 #[doc(hidden)]
-pub mod private;
+pub mod contract;
 #[cfg(feature = "serve")]
-pub mod provider;
-#[cfg(feature = "serve")]
-pub mod registry;
-#[cfg(feature = "serve")]
-pub mod state;
-#[cfg(feature = "serve")]
+pub mod serve;
 pub mod table;
 #[cfg(feature = "schema-guard")]
 pub mod testing;
-
-pub use fingerprint::Fingerprint;
-pub use names::NameProfile;
-pub use tier::{Annotations, Tier, World};
-
-#[cfg(feature = "serve")]
-pub use call::{CallError, CallToolResult};
-#[cfg(feature = "serve")]
-pub use content::Content;
-#[cfg(feature = "serve")]
-pub use error::ToolError;
-#[cfg(feature = "serve")]
-pub use policy::{Caller, Policy};
-#[cfg(feature = "serve")]
-pub use registry::Registry;
-#[cfg(feature = "serve")]
-pub use table::{Table, Tool, ToolInfo};

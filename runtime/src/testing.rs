@@ -12,10 +12,10 @@
 //! }
 //! ```
 
-use crate::confirm;
-use crate::private::Reference;
-use crate::schema;
+use crate::rules::confirm::{self, Confirm};
+use crate::rules::schema;
 use crate::table::Table;
+use crate::table::shim::Reference;
 use schemars::generate::{Contract as SchemarsContract, SchemaSettings};
 use serde_json::Value;
 use std::fmt;
@@ -94,10 +94,10 @@ impl fmt::Display for SchemaMismatch {
 
 /// The schemas schemars gives for a tool, with tooltable's additions applied
 /// (the `confirm` argument, the `{"result": ..}` wrapper), ready to compare.
-fn expected(reference: Reference, consequence: Option<Option<&str>>) -> (Value, Option<Value>) {
+fn expected(reference: Reference, required: Option<&Confirm<'_>>) -> (Value, Option<Value>) {
     let mut input = reference.input;
-    if let Some(consequence) = consequence {
-        let _ = confirm::inject(&mut input, consequence);
+    if let Some(required) = required {
+        let _ = confirm::inject(&mut input, required);
     }
     let output = reference.output.map(|out| {
         if schema::is_object_schema(&out) {
@@ -125,7 +125,7 @@ pub fn check_schemas<C>(table: &Table<C>) -> Result<usize, Vec<SchemaMismatch>> 
             });
             continue;
         };
-        let (input, output) = expected(reference, tool.info().confirm);
+        let (input, output) = expected(reference, tool.info().confirm.as_ref());
         let descriptor = tool.descriptor();
         diff(
             &name,

@@ -46,7 +46,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-tooltable = {{ path = "{repo}", features = ["rmcp"] }}
+tooltable = {{ path = "{repo}", features = ["serve"] }}
 tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
 rmcp = {{ version = "3.11", default-features = false, features = ["server", "client", "macros", "transport-io"] }}
 serde_json = "1"

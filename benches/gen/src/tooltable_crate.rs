@@ -26,7 +26,7 @@ publish = false
 [package.metadata.tooltable]
 
 [dependencies]
-tooltable = {{ path = "{repo}", features = ["rmcp"] }}
+tooltable = {{ path = "{repo}", features = ["serve"] }}
 serde = {{ version = "1", features = ["derive"] }}
 
 [build-dependencies]
@@ -49,8 +49,8 @@ tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, featur
     lib.push_str(
         r#"
 use std::sync::Arc;
-use tooltable::adapter::McpServer;
-use tooltable::registry::Registry;
+use tooltable::serve::McpServer;
+use tooltable::{Registry, Tier};
 
 /// What every handler gets.
 #[derive(Debug, Default)]
@@ -60,7 +60,7 @@ tooltable::include_table!();
 
 /// The MCP server over every tool, for every caller.
 pub fn server() -> McpServer<Ctx> {
-    McpServer::new(Registry::new(&TOOLS), Arc::new(Ctx))
+    McpServer::new(Registry::builder(&TOOLS).max_tier(Tier::Destructive).build(), Arc::new(Ctx))
 }
 "#,
     );

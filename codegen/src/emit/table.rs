@@ -8,10 +8,12 @@
 
 use crate::config::Config;
 use crate::describe::{ContextType, DescribedTool, Table};
-use crate::syntax::attr::ConfirmDecl;
 use crate::syntax::link;
 use std::fmt::Write as _;
-use tooltable_runtime::{Fingerprint, Tier, World};
+use tooltable_runtime::rules::confirm::Confirm;
+use tooltable_runtime::rules::names::NameProfile;
+use tooltable_runtime::rules::tier::{Tier, World};
+use tooltable_runtime::wire::fingerprint::Fingerprint;
 
 fn lit(text: &str) -> String {
     format!("{text:?}")
@@ -29,67 +31,72 @@ fn bytes(fp: &Fingerprint) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-fn tier(t: Tier) -> &'static str {
-    match t {
-        Tier::Read => "::tooltable::Tier::Read",
-        Tier::Write => "::tooltable::Tier::Write",
-        Tier::Destructive => "::tooltable::Tier::Destructive",
-    }
+/// `::tooltable::__private_vN`: the one path generated code reaches the
+/// runtime through.
+fn private() -> String {
+    format!("::tooltable::{}", link::private_module())
 }
 
-fn world(w: World) -> &'static str {
-    match w {
-        World::Open => "::tooltable::World::Open",
-        World::Closed => "::tooltable::World::Closed",
-    }
+fn tier(t: Tier) -> String {
+    let variant = match t {
+        Tier::Read => "Read",
+        Tier::Write => "Write",
+        Tier::Destructive => "Destructive",
+    };
+    format!("{}::Tier::{variant}", private())
+}
+
+fn world(w: World) -> String {
+    let variant = match w {
+        World::Open => "Open",
+        World::Closed => "Closed",
+    };
+    format!("{}::World::{variant}", private())
 }
 
 fn context_expr(context: &ContextType) -> String {
     match context {
         ContextType::Unit => "()".into(),
         ContextType::Marker(tool) => format!(
-            "<crate::{}::{} as ::tooltable::__private::Context>::Type",
+            "<crate::{}::{} as {}::Context>::Type",
             link::MARKERS_MODULE,
-            link::marker_type(tool)
+            link::marker_type(tool),
+            private()
         ),
         ContextType::Path(path) => path.clone(),
     }
 }
 
 fn entry(tool: &DescribedTool, context: &str) -> String {
-    let attr = &tool.decl.attr;
-    let confirm = match attr.confirm.as_ref().map(|c| &c.value) {
+    let p = private();
+    let platforms = tool.platforms();
+    let info = tool.info(&platforms);
+    let confirm = match &info.confirm {
         None => "::core::option::Option::None".to_owned(),
-        Some(ConfirmDecl::Flag) => {
-            "::core::option::Option::Some(::core::option::Option::None)".to_owned()
-        }
-        Some(ConfirmDecl::Because(text)) => {
-            format!("::core::option::Option::Some({})", opt(Some(text)))
-        }
+        Some(Confirm::Required) => format!("::core::option::Option::Some({p}::Confirm::Required)"),
+        Some(Confirm::Because(text)) => format!(
+            "::core::option::Option::Some({p}::Confirm::Because({p}::Cow::Borrowed({})))",
+            lit(text)
+        ),
     };
-    let platforms = attr
+    let platforms = info
         .platforms
-        .as_ref()
-        .map(|p| {
-            p.value
-                .iter()
-                .map(|s| lit(s))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default();
+        .iter()
+        .map(|s| lit(s))
+        .collect::<Vec<_>>()
+        .join(", ");
     let handler = if tool.decl.shape.receiver {
         format!("<{context}>::{}", link::method_handler_const(&tool.name))
     } else {
         format!(
-            "<crate::{}::{} as ::tooltable::__private::Shim<{context}>>::SHIM",
+            "<crate::{}::{} as {p}::Shim<{context}>>::SHIM",
             link::MARKERS_MODULE,
             link::marker_type(&tool.name)
         )
     };
     format!(
-        "    ::tooltable::Tool::__new(
-        ::tooltable::ToolInfo {{
+        "    {p}::Tool::__new(
+        {p}::ToolInfo {{
             name: {name},
             title: {title},
             summary: {summary},
@@ -111,22 +118,18 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
         {wrap},
     ),
 ",
-        name = lit(&tool.name),
-        title = opt(attr.title.as_ref().map(|t| t.value.as_str())),
-        summary = lit(&tool.summary),
-        tier = tier(attr.tier.value),
-        idempotent = attr.idempotent(),
-        world = world(attr.world()),
-        permission = opt(attr.permission.as_ref().map(|p| p.value.as_str())),
-        toolset = opt(attr.toolset.as_ref().map(|t| t.value.as_str())),
-        since = opt(attr.since.as_ref().map(|s| s.value.as_str())),
-        source = lit(&tool.source),
-        admin_summary = opt(attr.admin_summary.as_ref().map(|s| s.value.as_str())),
-        example = opt(attr
-            .example
-            .as_ref()
-            .map(|e| e.value.to_string())
-            .as_deref()),
+        name = lit(info.name),
+        title = opt(info.title),
+        summary = lit(info.summary),
+        tier = tier(info.tier),
+        idempotent = info.idempotent,
+        world = world(info.world),
+        permission = opt(info.permission),
+        toolset = opt(info.toolset),
+        since = opt(info.since),
+        source = lit(info.source),
+        admin_summary = opt(info.admin_summary),
+        example = opt(info.example),
         descriptor = lit(&tool.descriptor_text),
         fingerprint = bytes(&tool.fingerprint),
         wrap = tool.wrap_output,
@@ -186,32 +189,43 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
             .collect::<Vec<_>>()
             .join(",")
     );
+    // The entries are a static of their own: a tool's metadata owns text
+    // (`Cow`), and a slice of such values cannot be a temporary of a static.
+    let _ = writeln!(
+        out,
+        "#[doc(hidden)]\nstatic {}: [{p}::Tool<{context}>; {}] = [",
+        link::ENTRIES_STATIC,
+        table.tools.len(),
+        p = private()
+    );
+    for tool in &table.tools {
+        out.push_str(&entry(tool, &context));
+    }
+    out.push_str("];\n\n");
     let _ = writeln!(
         out,
         "/// The tools of this crate, sorted by name, generated by tooltable from the `#[tool]` handlers."
     );
     let _ = writeln!(
         out,
-        "pub static TOOLS: ::tooltable::Table<{context}> = ::tooltable::Table::__new("
+        "pub static TOOLS: {p}::Table<{context}> = {p}::Table::__new(",
+        p = private()
     );
     let _ = writeln!(out, "    {},", lit(crate_name));
     let _ = writeln!(out, "    {},", lit(&config.package_version));
     let _ = writeln!(out, "    {},", bytes(inventory));
-    out.push_str("    &[\n");
-    for tool in &table.tools {
-        out.push_str(&entry(tool, &context));
-    }
-    out.push_str("    ],\n");
+    let _ = writeln!(out, "    &{},", link::ENTRIES_STATIC);
     let names: Vec<&str> = table.tools.iter().map(|t| t.name.as_str()).collect();
     let literals = names.iter().map(|n| lit(n)).collect::<Vec<_>>().join(", ");
-    let slots = tooltable_runtime::name_index::build(&names)
+    let slots = tooltable_runtime::table::name_index::build(&names)
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(", ");
     let _ = writeln!(
         out,
-        "    ::tooltable::name_index::NameIndex::__new(&[{literals}], &[{slots}]),"
+        "    {}::NameIndex::__new(&[{literals}], &[{slots}]),",
+        private()
     );
     let _ = writeln!(out, "    {},", lit(&list_json));
     let prefixes = config
@@ -222,13 +236,14 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
         .join(", ");
     let _ = writeln!(
         out,
-        "    ::tooltable::table::Settings {{ names: {}, prefixes: &[{prefixes}], declarations_key: {}, inline_subschemas: {} }},",
+        "    {p}::Settings {{ names: {p}::NameProfile::{}, prefixes: &[{prefixes}], declarations_key: {}, inline_subschemas: {} }},",
         match config.names {
-            tooltable_runtime::NameProfile::Portable => "::tooltable::NameProfile::Portable",
-            tooltable_runtime::NameProfile::Mcp => "::tooltable::NameProfile::Mcp",
+            NameProfile::Portable => "Portable",
+            NameProfile::Mcp => "Mcp",
         },
         lit(&config.declarations_key()),
-        config.inline_subschemas
+        config.inline_subschemas,
+        p = private()
     );
     out.push_str(");\n");
     out

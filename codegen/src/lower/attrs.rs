@@ -184,16 +184,6 @@ impl<T> Default for Both<T> {
     }
 }
 
-impl<T: Clone> Both<T> {
-    /// The value for one contract.
-    pub fn get(&self, contract: super::Contract) -> Option<&T> {
-        match contract {
-            super::Contract::Serialize => self.ser.as_ref(),
-            super::Contract::Deserialize => self.de.as_ref(),
-        }
-    }
-}
-
 fn both_strings(item: &Item) -> Result<Both<String>> {
     match &item.value {
         ItemValue::Expr(_) => {

@@ -91,8 +91,6 @@ pub struct VariantInfo<'k> {
     pub ser_name: String,
     /// Its name when deserializing.
     pub de_name: String,
-    /// Where it is written.
-    pub span: Span,
 }
 
 impl VariantInfo<'_> {
@@ -240,7 +238,6 @@ pub fn read_container<'k>(
                     attrs: vattrs,
                     ser_name,
                     de_name,
-                    span: variant.span(),
                 });
             }
             Data::Enum(variants)

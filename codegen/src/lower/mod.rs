@@ -226,11 +226,6 @@ impl<'g, 'k> Generator<'g, 'k> {
         }
     }
 
-    /// The definitions collected so far.
-    pub fn definitions(&self) -> &Map<String, Value> {
-        &self.definitions
-    }
-
     /// schemars' `subschema_for`: the schema of `ty`, or a `$ref` to its
     /// definition when it is not inlined.
     pub fn subschema_for(&mut self, ty: &Ty<'k>) -> Result<Value, LowerError> {

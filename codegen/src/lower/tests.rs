@@ -46,7 +46,7 @@ fn errors(types: &str) -> Vec<String> {
     );
     analyze_lib(&source)
         .0
-        .diagnostics
+        .diagnostics()
         .iter()
         .filter(|d| d.is_error())
         .map(ToString::to_string)
@@ -61,13 +61,13 @@ fn schemas(types: &str) -> (Value, Value) {
     );
     let (analysis, _dir) = analyze_lib(&source);
     let errors: Vec<String> = analysis
-        .diagnostics
+        .diagnostics()
         .iter()
         .filter(|d| d.is_error())
         .map(ToString::to_string)
         .collect();
     assert_eq!(errors, Vec::<String>::new());
-    let descriptor = &analysis.table.tools[0].descriptor;
+    let descriptor = &analysis.table().tools[0].descriptor;
     (
         descriptor["inputSchema"].clone(),
         descriptor["outputSchema"].clone(),

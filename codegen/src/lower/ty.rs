@@ -307,7 +307,7 @@ impl<'k> Lowerer<'k> {
                 path.span(),
                 format!("`{written}` is a module, not a type"),
             )),
-            Resolved::NotAType(_, what) => Err(err(
+            Resolved::NotAType(what) => Err(err(
                 path.span(),
                 format!(
                     "`{written}` is {what}, not a type with a JSON Schema; use a concrete type"

@@ -32,8 +32,6 @@ pub struct SourceFile {
 /// A module, with the items that survive `#[cfg]`.
 #[derive(Debug)]
 pub struct Module {
-    /// The module's name (`crate` for the root).
-    pub name: String,
     /// The enclosing module.
     pub parent: Option<ModuleId>,
     /// The names from the crate root down to this module.
@@ -177,13 +175,12 @@ impl Walk<'_> {
         let segments = match parent {
             Some(p) => {
                 let mut s = self.krate.modules[p].segments.clone();
-                s.push(name.clone());
+                s.push(name);
                 s
             }
             None => Vec::new(),
         };
         self.krate.modules.push(Module {
-            name,
             parent,
             segments,
             file,

@@ -14,9 +14,10 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitStr, Token};
-pub use tooltable_runtime::names::NameProfile;
-use tooltable_runtime::names::validate_name;
-use tooltable_runtime::{Tier, World};
+use tooltable_runtime::rules::confirm::Confirm;
+pub use tooltable_runtime::rules::names::NameProfile;
+use tooltable_runtime::rules::names::validate_name;
+use tooltable_runtime::rules::tier::{Tier, World};
 
 /// A value and where it was written.
 #[derive(Clone, Debug)]
@@ -30,25 +31,6 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     fn new(value: T, span: Span) -> Spanned<T> {
         Spanned { value, span }
-    }
-}
-
-/// A tool's confirmation, as declared.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConfirmDecl {
-    /// `confirm`: calls need `confirm: true`.
-    Flag,
-    /// `confirm = "..."`: calls need `confirm: true`, and the text says what the tool does.
-    Because(String),
-}
-
-impl ConfirmDecl {
-    /// The consequence, when one was written.
-    pub fn consequence(&self) -> Option<&str> {
-        match self {
-            ConfirmDecl::Flag => None,
-            ConfirmDecl::Because(text) => Some(text),
-        }
     }
 }
 
@@ -75,7 +57,7 @@ pub struct ToolAttr {
     /// `world = open | closed`.
     pub world: Option<Spanned<World>>,
     /// `confirm` or `confirm = "consequence"`.
-    pub confirm: Option<Spanned<ConfirmDecl>>,
+    pub confirm: Option<Spanned<Confirm<'static>>>,
     /// `permission = "..."`.
     pub permission: Option<Spanned<String>>,
     /// `toolset = "..."`.
@@ -228,7 +210,7 @@ struct Builder {
     tier: Option<Spanned<Tier>>,
     idempotent: Option<Spanned<bool>>,
     world: Option<Spanned<World>>,
-    confirm: Option<Spanned<ConfirmDecl>>,
+    confirm: Option<Spanned<Confirm<'static>>>,
     permission: Option<Spanned<String>>,
     toolset: Option<Spanned<String>>,
     since: Option<Spanned<String>>,
@@ -317,7 +299,7 @@ impl Builder {
             }
             "confirm" => {
                 let decl = match &entry.value {
-                    RawValue::Flag => ConfirmDecl::Flag,
+                    RawValue::Flag => Confirm::Required,
                     RawValue::Expr(Expr::Lit(ExprLit {
                         lit: Lit::Str(s), ..
                     })) => {
@@ -328,7 +310,7 @@ impl Builder {
                                 "the consequence is empty; say what the tool does, such as `confirm = \"deletes the note for good\"`, or write `confirm` alone",
                             ));
                         }
-                        ConfirmDecl::Because(text)
+                        Confirm::Because(text.into())
                     }
                     _ => {
                         return Err(syn::Error::new(
@@ -495,7 +477,7 @@ fn parse_meta_decls(tokens: TokenStream) -> syn::Result<Vec<MetaDecl>> {
     let mut errors = Errors::default();
     let mut decls: Vec<MetaDecl> = Vec::new();
     for entry in entries {
-        if let Err(e) = tooltable_runtime::meta_keys::validate_name(&entry.key.value) {
+        if let Err(e) = tooltable_runtime::rules::meta_keys::validate_name(&entry.key.value) {
             errors.push(syn::Error::new(entry.key.span, e));
             continue;
         }
@@ -625,7 +607,7 @@ mod tests {
         assert_eq!(attr.world(), World::Closed);
         assert_eq!(
             attr.confirm.unwrap().value,
-            ConfirmDecl::Because("deletes the note".into())
+            Confirm::Because("deletes the note".into())
         );
         assert_eq!(attr.platforms.unwrap().value, ["linux", "macos"]);
         let meta: Vec<(String, Value)> = attr

@@ -9,8 +9,26 @@
 //! Every shim is wrapped in the table's `__tooltable_seen!` macro, which
 //! fails the build for a tool the build script did not see.
 
+/// The facade's hidden module that generated code reaches the runtime
+/// through: its name carries the contract version this crate generates.
+pub fn private_module() -> String {
+    format!("__private_v{}", tooltable_runtime::CONTRACT)
+}
+
+/// The `cfg` the build script declares for the contract version it
+/// generates, which `include_table!` and the shims check.
+pub const CONTRACT_CFG: &str = "tooltable_contract";
+
+/// The value of [`CONTRACT_CFG`] for this crate's contract version.
+pub fn contract_cfg_value() -> String {
+    tooltable_runtime::CONTRACT.to_string()
+}
+
 /// The module of the generated file that holds the marker types.
 pub const MARKERS_MODULE: &str = "__tooltable";
+
+/// The static array of the table's entries in the generated file.
+pub const ENTRIES_STATIC: &str = "__TOOLTABLE_ENTRIES";
 
 /// The macro the generated file defines to accept the shims it expects.
 pub const SEEN_MACRO: &str = "__tooltable_seen";

@@ -4,10 +4,8 @@
 //! turns them into [`TOOLS`], a static table with validated names, derived
 //! annotations and fingerprints, and writes `tools.json` beside Cargo.toml.
 
-pub mod http;
 pub mod notes;
 pub mod serve;
-pub mod stdio;
 pub mod store;
 
 pub use store::Store;

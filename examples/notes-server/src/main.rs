@@ -2,10 +2,11 @@
 
 use clap::{Parser, Subcommand};
 use notes_server::TOOLS;
-use notes_server::serve::{DEFAULT_MAX_REQUEST_BYTES, Options};
+use notes_server::serve::Options;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tooltable::serve::DEFAULT_MAX_REQUEST_BYTES;
 
 #[derive(Parser)]
 #[command(

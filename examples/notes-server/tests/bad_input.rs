@@ -10,8 +10,7 @@ use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
 use tooltable::declarations::{FieldRule, Ingest, Kind, validate_declaration};
-use tooltable::policy::Caller;
-use tooltable::registry::Registry;
+use tooltable::{Caller, Registry, Tier};
 
 fn json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -63,7 +62,7 @@ proptest! {
     #[test]
     fn arbitrary_arguments_never_panic_and_a_refused_call_changes_nothing(tool in 0usize..5, arguments in arguments()) {
         let store = seeded_store();
-        let registry = Registry::new(&TOOLS);
+        let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).build();
         let name = TOOLS.tools()[tool].name();
         let before = contents(&store);
         let result = block_on(registry.call(&store, &Caller::anonymous(), name, arguments)).expect("a known tool answers with a result");
@@ -81,7 +80,7 @@ proptest! {
     #[test]
     fn only_a_confirm_of_true_deletes_and_anything_else_changes_nothing(confirm in json()) {
         let store = seeded_store();
-        let registry = Registry::new(&TOOLS);
+        let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).build();
         let before = contents(&store);
         let arguments = json!({"id": 1, "confirm": confirm.clone()}).as_object().cloned().unwrap_or_default();
         let result = block_on(registry.call(&store, &Caller::anonymous(), "notes_delete", arguments)).unwrap();

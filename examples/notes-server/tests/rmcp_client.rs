@@ -1,16 +1,18 @@
-//! The example server, driven by rmcp's own client over an in-process
-//! duplex pipe, in both protocol eras.
+//! The example server, served by the library's guarded stdio transport and
+//! driven by rmcp's own client over an in-process duplex pipe, in both
+//! protocol eras.
 
 use notes_server::Store;
-use notes_server::serve::server;
+use notes_server::serve::registry;
+use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use tooltable::Tier;
+use tooltable::serve::Server;
 
 #[derive(Clone)]
 struct Client;
@@ -31,11 +33,12 @@ async fn connect(
 ) -> RunningService<RoleClient, Client> {
     let (server_side, client_side) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
-        let running = server(store, max)
-            .serve(server_side)
+        let (read, write) = tokio::io::split(server_side);
+        Server::new(registry(max.into()), store)
+            .handle_signals(false)
+            .serve_io(read, write)
             .await
-            .expect("the server starts");
-        let _ = running.waiting().await;
+            .expect("the server serves until the client leaves");
     });
     Client
         .serve_with_lifecycle(client_side, lifecycle)

@@ -1,0 +1,213 @@
+//! `tooltable check` is the drift gate: clean on the example, exit 1 naming
+//! the tool after each kind of edit, with a diff and the fixing command.
+
+mod common;
+use common::{cargo_tooltable, copy_of_example, example, tooltable, tooltable_binary};
+
+fn check(dir: &std::path::Path) -> common::Run {
+    tooltable(&["check", dir.to_str().unwrap()])
+}
+
+#[test]
+fn check_passes_on_the_committed_example() {
+    let run = tooltable_binary(&["check", example().to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("ok: "), "{}", run.stdout);
+}
+
+#[test]
+fn cargo_tooltable_check_passes_on_the_example_and_fails_on_drift_as_tooltable_check_does() {
+    let clean = cargo_tooltable(&["check", example().to_str().unwrap()]);
+    assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
+    let dir = copy_of_example();
+    dir.edit(
+        "src/notes.rs",
+        "/// Search notes by text.",
+        "/// Find notes by text.",
+    );
+    let drifted = cargo_tooltable(&["check", dir.path().to_str().unwrap()]);
+    let direct = tooltable_binary(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(drifted.code, 1, "{}{}", drifted.stdout, drifted.stderr);
+    assert_eq!(drifted.stdout, direct.stdout);
+}
+
+/// Applies `edit` to a copy of the example and expects drift naming `tools`.
+fn drifts_naming(edit: impl Fn(&common::TempDir), tools: &[&str]) -> String {
+    let dir = copy_of_example();
+    edit(&dir);
+    let run = check(dir.path());
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    for tool in tools {
+        assert!(
+            run.stdout.contains(&format!("  tool {tool}")),
+            "the report names {tool}:\n{}",
+            run.stdout
+        );
+    }
+    assert!(run.stdout.contains(&format!(
+        "fix: run `tooltable generate {}`",
+        dir.path().display()
+    )));
+    assert!(run.stdout.contains("tools.json (committed)"));
+    run.stdout
+}
+
+#[test]
+fn a_reworded_doc_comment_is_drift_naming_the_tool() {
+    let out = drifts_naming(
+        |d| {
+            d.edit(
+                "src/notes.rs",
+                "/// Search notes by text.",
+                "/// Find notes by text.",
+            )
+        },
+        &["notes_search"],
+    );
+    assert!(out.contains("notes_search (description reworded)"), "{out}");
+    assert!(
+        out.contains("-        \"description\": \"Search notes by text."),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_added_parameter_is_drift_naming_the_tool() {
+    let out = drifts_naming(
+        |d| {
+            d.edit(
+                "src/notes.rs",
+                "pub struct GetParams {\n    /// The note's id.\n    pub id: i64,\n",
+                "pub struct GetParams {\n    /// The note's id.\n    pub id: i64,\n    /// Include the history.\n    pub history: bool,\n",
+            )
+        },
+        &["notes_get"],
+    );
+    assert!(
+        out.contains("parameter `history` added as required"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_changed_field_type_is_drift_naming_the_tool() {
+    let out = drifts_naming(
+        |d| {
+            d.edit(
+                "src/notes.rs",
+                "pub struct DeleteParams {\n    /// The note's id.\n    pub id: i64,",
+                "pub struct DeleteParams {\n    /// The note's id.\n    pub id: String,",
+            )
+        },
+        &["notes_delete"],
+    );
+    assert!(
+        out.contains("type of parameter `id` changed from integer to string"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_changed_tier_is_drift_naming_the_tool() {
+    let out = drifts_naming(
+        |d| {
+            d.edit(
+                "src/notes.rs",
+                "#[tool(tier = read, toolset = \"notes\", world = closed)]\npub async fn notes_get",
+                "#[tool(tier = write, toolset = \"notes\", world = closed)]\npub async fn notes_get",
+            )
+        },
+        &["notes_get"],
+    );
+    assert!(out.contains("tier raised from read to write"), "{out}");
+}
+
+#[test]
+fn a_renamed_tool_is_drift_naming_both_names() {
+    let out = drifts_naming(
+        |d| d.edit("src/notes.rs", "pub fn notes_create(", "pub fn notes_add("),
+        &["notes_add", "notes_create"],
+    );
+    assert!(out.contains("renamed from `notes_create`"), "{out}");
+}
+
+#[test]
+fn a_changed_permission_is_drift_naming_the_tool() {
+    let out = drifts_naming(
+        |d| {
+            d.edit(
+                "src/notes.rs",
+                "permission = \"notes.delete\"",
+                "permission = \"notes.remove\"",
+            )
+        },
+        &["notes_delete"],
+    );
+    assert!(
+        out.contains("permission changed from `notes.delete` to `notes.remove`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn generate_fixes_drift_and_a_second_run_changes_nothing() {
+    let dir = copy_of_example();
+    dir.edit(
+        "src/notes.rs",
+        "/// Get a note by its id.",
+        "/// Fetch a note by its id.",
+    );
+    let path = dir.path().to_str().unwrap();
+    assert_eq!(check(dir.path()).code, 1);
+    let run = tooltable(&["generate", path]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("wrote"), "{}", run.stdout);
+    assert_eq!(check(dir.path()).code, 0);
+    let again = tooltable(&["generate", path]);
+    assert!(again.stdout.contains("is up to date") && !again.stdout.contains("wrote"));
+}
+
+#[test]
+fn missing_docs_are_drift_too() {
+    let dir = copy_of_example();
+    std::fs::remove_file(dir.path().join("docs/tools.md")).unwrap();
+    let run = check(dir.path());
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("docs/tools.md is missing"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn check_reports_drift_as_json_and_as_github_annotations() {
+    let dir = copy_of_example();
+    dir.edit(
+        "src/notes.rs",
+        "/// Search notes by text.",
+        "/// Find notes by text.",
+    );
+    let path = dir.path().to_str().unwrap();
+    let json = tooltable(&["check", path, "--format", "json"]);
+    assert_eq!(json.code, 1);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["status"], "drift");
+    assert_eq!(report["drifted"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        report["drifted"][1]["tools"],
+        serde_json::json!(["notes_search"])
+    );
+    assert_eq!(report["fix"], format!("tooltable generate {path}"));
+
+    let github = tooltable(&["check", path, "--format", "github"]);
+    assert_eq!(github.code, 1);
+    let first = github.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "::error file={path}/tools.json,title=tooltable drift::"
+        )),
+        "{first}"
+    );
+    assert!(github.stdout.contains("::stop-commands::tooltable-diff"));
+}

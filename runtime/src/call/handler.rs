@@ -1,0 +1,63 @@
+//! What a handler is: the contract between a `#[tool]` shim and the runtime.
+//!
+//! The macro writes, beside each handler, a function that turns JSON
+//! arguments into the handler's parameters, calls it and shapes what it
+//! returns into an [`Outcome`]. These are the types of that function; the
+//! table stores it, and [`crate::call::execute`] runs it.
+
+use crate::call::content::Content;
+use crate::call::error::ToolError;
+use serde_json::{Map, Value};
+use std::future::Future;
+use std::pin::Pin;
+
+/// The arguments of a call: a JSON object.
+pub type Arguments = Map<String, Value>;
+
+/// A boxed, sendable future, as async handlers return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What invoking a handler gives: its output, or why it failed.
+pub type Outcome = Result<Output, Failure>;
+
+/// How a tool's generated shim invokes its handler.
+pub enum Handler<C: 'static> {
+    /// A synchronous handler.
+    Sync(fn(&C, Arguments) -> Outcome),
+    /// An asynchronous handler.
+    Async(for<'a> fn(&'a C, Arguments) -> BoxFuture<'a, Outcome>),
+}
+
+/// The handler of a tool registered at run time by a provider.
+pub type DynHandler<C> =
+    std::sync::Arc<dyn for<'a> Fn(&'a C, Arguments) -> BoxFuture<'a, Outcome> + Send + Sync>;
+
+/// A handler of either kind.
+pub(crate) enum Invoke<'h, C: 'static> {
+    /// Baked into the static table.
+    Static(&'h Handler<C>),
+    /// Registered by a provider: its arguments are checked against its
+    /// input schema, since no parameter type stands between them and the handler.
+    Dynamic(&'h DynHandler<C>, &'h Value),
+}
+
+/// A handler's successful output, before it is shaped into a result.
+#[derive(Debug)]
+pub enum Output {
+    /// A serialized value: served as `structuredContent` and as JSON text.
+    Structured(Value),
+    /// Text only.
+    Text(String),
+    /// Raw content blocks.
+    Content(Vec<Content>),
+}
+
+/// Why a handler produced no output.
+#[derive(Debug)]
+pub enum Failure {
+    /// The arguments did not deserialize into the parameter type; the text
+    /// names the field and what was expected.
+    Arguments(String),
+    /// The handler returned an error.
+    Tool(ToolError),
+}

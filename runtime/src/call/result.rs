@@ -1,0 +1,122 @@
+//! What a call gives back: a result for the model, or a protocol error.
+//!
+//! MCP puts tool failures inside the result (`isError: true`, with text a
+//! model can act on) and keeps JSON-RPC errors for calls that are not tool
+//! calls at all, such as an unknown tool name.
+
+use crate::call::content::Content;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The result of a `tools/call`, shaped as MCP's `CallToolResult`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallToolResult {
+    /// The content blocks (for structured output, the same JSON as text).
+    pub content: Vec<Content>,
+    /// The structured value, for tools that return one.
+    pub structured_content: Option<Value>,
+    /// Whether the call failed or was refused.
+    pub is_error: bool,
+}
+
+impl CallToolResult {
+    /// A successful result holding one text block.
+    pub fn text(text: impl Into<String>) -> CallToolResult {
+        CallToolResult {
+            content: vec![Content::text(text)],
+            structured_content: None,
+            is_error: false,
+        }
+    }
+
+    /// A failed result holding one text block, written for the caller.
+    pub fn error(text: impl Into<String>) -> CallToolResult {
+        CallToolResult {
+            is_error: true,
+            ..CallToolResult::text(text)
+        }
+    }
+
+    /// A successful result with a structured value and its JSON text.
+    pub fn structured(value: Value) -> CallToolResult {
+        // `to_string` writes straight into a buffer; `Value`'s `Display` goes
+        // through a formatter adapter and is several times slower.
+        let text = serde_json::to_string(&value).unwrap_or_default();
+        CallToolResult {
+            content: vec![Content::text(text)],
+            structured_content: Some(value),
+            is_error: false,
+        }
+    }
+
+    /// The result's MCP JSON.
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        map.insert(
+            "content".into(),
+            Value::Array(self.content.iter().map(Content::to_json).collect()),
+        );
+        if let Some(value) = &self.structured_content {
+            map.insert("structuredContent".into(), value.clone());
+        }
+        map.insert("isError".into(), Value::Bool(self.is_error));
+        Value::Object(map)
+    }
+
+    /// The text of the first text block, if there is one.
+    pub fn first_text(&self) -> Option<&str> {
+        self.content.iter().find_map(|c| match c {
+            Content::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// A call that is not a tool call at all: a protocol error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallError {
+    code: i32,
+    message: String,
+}
+
+impl CallError {
+    /// JSON-RPC's "Invalid params".
+    pub const INVALID_PARAMS: i32 = -32602;
+
+    /// The error for a name that no tool has.
+    pub fn unknown_tool(name: &str) -> CallError {
+        CallError {
+            code: Self::INVALID_PARAMS,
+            message: format!("Unknown tool: {name}"),
+        }
+    }
+
+    /// An invalid-params error with its own message.
+    pub fn invalid_params(message: impl Into<String>) -> CallError {
+        CallError {
+            code: Self::INVALID_PARAMS,
+            message: message.into(),
+        }
+    }
+
+    /// The JSON-RPC error code.
+    pub const fn code(&self) -> i32 {
+        self.code
+    }
+
+    /// The JSON-RPC error message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (JSON-RPC {})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// What the caller is told when a handler panics or fails internally.
+pub const GENERIC_FAILURE: &str = "Tool execution failed; consult the server log.";

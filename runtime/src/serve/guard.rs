@@ -1,0 +1,420 @@
+//! The guard in front of rmcp: every message is JSON-RPC, or gets an answer.
+//!
+//! rmcp drops a stdio line that is not JSON or is too long, answers a body
+//! that is not JSON with `415` and plain text on HTTP, and leaves out `id`
+//! in its `-32600`. The MCP specification wants a JSON-RPC error for each,
+//! carrying the request's id where it can be read. Both transports hand
+//! each incoming message to [`inspect`] first; only a message that passes is
+//! given to rmcp, so a client never waits for an answer that will not come.
+
+use serde::Deserialize;
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Value, json};
+use std::fmt;
+
+/// JSON-RPC's "Parse error".
+pub(crate) const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC's "Invalid Request".
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+
+/// What a message is, once it passed the guard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A request: it is owed an answer.
+    Request,
+    /// A notification: no answer, ever.
+    Notification,
+    /// A response to a request the server sent.
+    Response,
+}
+
+/// A message the guard let through.
+#[derive(Debug)]
+pub(crate) struct Passed {
+    /// What it is.
+    pub kind: Kind,
+}
+
+/// A message the guard refused, with the error to answer it with (none for
+/// a refused notification: notifications are never answered).
+#[derive(Debug)]
+pub(crate) struct Refused {
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// The message, a sentence saying what was wrong and what would work.
+    pub message: String,
+    /// The request's id, when it could be read; `null` otherwise.
+    pub id: Value,
+    /// Whether an answer is owed (false for a refused notification).
+    pub answer: bool,
+}
+
+impl Refused {
+    fn new(code: i64, message: impl Into<String>, id: Value) -> Refused {
+        Refused {
+            code,
+            message: message.into(),
+            id,
+            answer: true,
+        }
+    }
+
+    /// The JSON-RPC error response, as one line of JSON text.
+    pub fn response(&self) -> String {
+        error_response(&self.id, self.code, &self.message)
+    }
+}
+
+/// A JSON-RPC error response as JSON text.
+pub(crate) fn error_response(id: &Value, code: i64, message: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}).to_string()
+}
+
+/// The refusal of a message larger than `max_bytes`, which was not kept, so
+/// its id is unknown.
+pub(crate) fn too_large(max_bytes: usize) -> Refused {
+    Refused::new(
+        INVALID_REQUEST,
+        format!(
+            "Invalid request: the message is larger than this server's limit of {max_bytes} bytes; send a smaller request"
+        ),
+        Value::Null,
+    )
+}
+
+/// The refusal of a message that could not be read to its end.
+#[cfg(feature = "http")]
+pub(crate) fn unreadable(error: &dyn fmt::Display) -> Refused {
+    Refused::new(
+        PARSE_ERROR,
+        format!("Parse error: cannot read the message: {error}"),
+        Value::Null,
+    )
+}
+
+/// Checks one message: JSON, nested no deeper than `max_depth`, and a
+/// JSON-RPC 2.0 request, notification or response.
+pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused> {
+    let depth = nesting_depth(bytes);
+    let envelope = match serde_json::from_slice::<Envelope>(bytes) {
+        Ok(envelope) => envelope,
+        Err(error) if error.is_syntax() || error.is_eof() => {
+            return Err(Refused::new(
+                PARSE_ERROR,
+                format!(
+                    "Parse error: the message is not JSON ({error}); send one JSON-RPC object per message"
+                ),
+                Value::Null,
+            ));
+        }
+        // Valid JSON that serde_json could not read: nested beyond its own
+        // limit (the depth check below words that), or not an object.
+        Err(_) if depth > max_depth => return Err(too_deep(Value::Null, max_depth)),
+        Err(_) => return Err(not_json_rpc(Value::Null, "it is not a JSON object")),
+    };
+    let id = envelope.id.clone().filter(valid_id).unwrap_or(Value::Null);
+    if depth > max_depth {
+        return Err(too_deep(id, max_depth));
+    }
+    if envelope.jsonrpc.as_deref() != Some("2.0") {
+        return Err(not_json_rpc(id, "`jsonrpc` must be \"2.0\""));
+    }
+    match (&envelope.method, envelope.has_result_or_error) {
+        (Some(Shape::String), _) => {
+            let kind = if envelope.id.is_some() {
+                Kind::Request
+            } else {
+                Kind::Notification
+            };
+            let refuse = |why: &str| {
+                let mut refused = not_json_rpc(id.clone(), why);
+                refused.answer = kind == Kind::Request;
+                refused
+            };
+            if kind == Kind::Request && !envelope.id.as_ref().is_some_and(valid_id) {
+                return Err(refuse("`id` must be a string or an integer"));
+            }
+            match envelope.params {
+                None | Some(Shape::Object) => Ok(Passed { kind }),
+                Some(_) => Err(refuse("`params` must be an object")),
+            }
+        }
+        (Some(_), _) => Err(not_json_rpc(id, "`method` must be a string")),
+        (None, true) => Ok(Passed {
+            kind: Kind::Response,
+        }),
+        (None, false) => Err(not_json_rpc(
+            id,
+            "it has neither `method` (a request or notification) nor `result` or `error` (a response)",
+        )),
+    }
+}
+
+fn not_json_rpc(id: Value, why: &str) -> Refused {
+    Refused::new(
+        INVALID_REQUEST,
+        format!("Invalid request: the message is not a JSON-RPC 2.0 message: {why}"),
+        id,
+    )
+}
+
+fn too_deep(id: Value, max_depth: usize) -> Refused {
+    Refused::new(
+        INVALID_REQUEST,
+        format!(
+            "Invalid request: the message nests arrays and objects deeper than this server's limit of {max_depth} levels; flatten the arguments"
+        ),
+        id,
+    )
+}
+
+/// MCP's request ids are strings or integers (never null, never fractional).
+fn valid_id(id: &Value) -> bool {
+    match id {
+        Value::String(_) => true,
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        _ => false,
+    }
+}
+
+/// How deeply arrays and objects nest in JSON text, counted without parsing
+/// it: one pass over the bytes, skipping strings. Text that is not JSON gets
+/// a meaningless but harmless answer; the parser refuses it anyway.
+pub(crate) fn nesting_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in bytes {
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The parts of a JSON-RPC message the guard reads; everything else is
+/// skipped without being kept.
+struct Envelope {
+    jsonrpc: Option<String>,
+    id: Option<Value>,
+    method: Option<Shape>,
+    params: Option<Shape>,
+    has_result_or_error: bool,
+}
+
+/// What kind of JSON value a member holds, read without keeping it.
+#[derive(Debug, PartialEq, Eq)]
+enum Shape {
+    Object,
+    String,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Shape {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Shape, D::Error> {
+        struct ShapeVisitor;
+        impl<'de> Visitor<'de> for ShapeVisitor {
+            type Value = Shape;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Shape::Object)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Shape::Other)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape, E> {
+                Ok(Shape::String)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape, E> {
+                Ok(Shape::Other)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape, E> {
+                Ok(Shape::Other)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape, E> {
+                Ok(Shape::Other)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape, E> {
+                Ok(Shape::Other)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
+                Ok(Shape::Other)
+            }
+        }
+        deserializer.deserialize_any(ShapeVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Envelope {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Envelope, D::Error> {
+        struct EnvelopeVisitor;
+        impl<'de> Visitor<'de> for EnvelopeVisitor {
+            type Value = Envelope;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
+                let mut envelope = Envelope {
+                    jsonrpc: None,
+                    id: None,
+                    method: None,
+                    params: None,
+                    has_result_or_error: false,
+                };
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "jsonrpc" => {
+                            envelope.jsonrpc = match map.next_value::<Value>()? {
+                                Value::String(text) => Some(text),
+                                _ => Some(String::new()),
+                            }
+                        }
+                        "id" => envelope.id = Some(map.next_value()?),
+                        "method" => envelope.method = Some(map.next_value()?),
+                        "params" => envelope.params = Some(map.next_value()?),
+                        "result" | "error" => {
+                            map.next_value::<IgnoredAny>()?;
+                            envelope.has_result_or_error = true;
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(envelope)
+            }
+        }
+        deserializer.deserialize_map(EnvelopeVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEPTH: usize = 64;
+
+    fn refused(text: &str) -> Refused {
+        inspect(text.as_bytes(), DEPTH).unwrap_err()
+    }
+
+    #[test]
+    fn a_request_a_notification_and_a_response_pass() {
+        let request = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+        assert_eq!(
+            inspect(request.as_bytes(), DEPTH).unwrap().kind,
+            Kind::Request
+        );
+        let notification = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        assert_eq!(
+            inspect(notification.as_bytes(), DEPTH).unwrap().kind,
+            Kind::Notification
+        );
+        let response = r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#;
+        assert_eq!(
+            inspect(response.as_bytes(), DEPTH).unwrap().kind,
+            Kind::Response
+        );
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_a_parse_error_with_a_null_id() {
+        let refusal = refused("{\"jsonrpc\": ");
+        assert_eq!(refusal.code, PARSE_ERROR);
+        assert_eq!(refusal.id, Value::Null);
+        assert!(
+            refusal
+                .message
+                .starts_with("Parse error: the message is not JSON")
+        );
+    }
+
+    #[test]
+    fn json_that_is_not_json_rpc_is_an_invalid_request_carrying_the_id() {
+        let refusal = refused(r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#);
+        assert_eq!(refusal.code, INVALID_REQUEST);
+        assert_eq!(refusal.id, json!(7));
+        assert!(refusal.message.contains("`jsonrpc` must be \"2.0\""));
+        for text in ["[]", "42", "\"ping\"", r#"{"jsonrpc":"2.0","id":3}"#] {
+            assert_eq!(refused(text).code, INVALID_REQUEST, "{text}");
+        }
+        assert_eq!(
+            refused(r#"{"jsonrpc":"2.0","id":"a","method":"x","params":[1]}"#).id,
+            json!("a")
+        );
+    }
+
+    #[test]
+    fn a_request_with_a_null_or_fractional_id_is_refused() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+        ] {
+            let refusal = refused(text);
+            assert_eq!(refusal.code, INVALID_REQUEST);
+            assert_eq!(refusal.id, Value::Null);
+        }
+    }
+
+    #[test]
+    fn a_refused_notification_is_not_answered() {
+        let refusal = refused(r#"{"jsonrpc":"2.0","method":"notifications/x","params":3}"#);
+        assert!(!refusal.answer);
+    }
+
+    #[test]
+    fn json_nested_deeper_than_the_limit_is_refused_with_the_id_when_readable() {
+        let nested = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"arguments":{{"x":{nested}}}}}}}"#
+        );
+        let refusal = refused(&text);
+        assert_eq!(refusal.code, INVALID_REQUEST);
+        assert_eq!(refusal.id, json!(9));
+        assert!(
+            refusal
+                .message
+                .contains("deeper than this server's limit of 64 levels")
+        );
+        let very = format!(
+            r#"{{"jsonrpc":"2.0","id":9,"method":"m","params":{{"x":{}{}}}}}"#,
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        assert_eq!(refused(&very).code, INVALID_REQUEST);
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count_as_nesting() {
+        assert_eq!(nesting_depth(br#"{"a":"[[[{{{\"]]]"}"#), 1);
+        assert_eq!(nesting_depth(br#"[[1],[2,[3]]]"#), 3);
+    }
+
+    #[test]
+    fn an_error_response_is_one_line_of_json_rpc() {
+        let line = too_large(10).response();
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["error"]["code"], json!(INVALID_REQUEST));
+        assert_eq!(value["id"], Value::Null);
+        assert!(!line.contains('\n'));
+    }
+}

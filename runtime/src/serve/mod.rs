@@ -1,0 +1,25 @@
+//! Serving the table: who may see and call what, and the transports.
+//!
+//! A [`registry::Registry`] wraps the baked table with a caller policy,
+//! enable flags, conversation pins and tools registered at run time. With
+//! the `rmcp` feature, [`server::Server`] serves a registry on stdio (and,
+//! with `http`, streamable HTTP) behind the guards in `guard`, through
+//! [`adapter::McpServer`], which implements rmcp's `ServerHandler` and can
+//! also be composed into an rmcp server of your own.
+
+#[cfg(feature = "rmcp")]
+pub mod adapter;
+#[cfg(feature = "rmcp")]
+pub(crate) mod guard;
+#[cfg(feature = "http")]
+pub(crate) mod http;
+pub mod ingest;
+pub mod pins;
+pub mod policy;
+pub mod provider;
+pub mod registry;
+#[cfg(feature = "rmcp")]
+pub mod server;
+pub mod state;
+#[cfg(feature = "rmcp")]
+pub(crate) mod stdio;

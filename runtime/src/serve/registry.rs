@@ -1,0 +1,594 @@
+//! The registry: the table plus run-time providers, served safely.
+//!
+//! A [`Registry`] wraps the static table with what a multi-user server
+//! needs: a caller [`Policy`], enable flags an operator flips through a
+//! [`StateStore`], conversation pins, providers that add tools at run time,
+//! and an administrator's view. It is cheap to clone and share across tasks.
+//!
+//! The order in which a call is checked lives in [`Registry::call`] and
+//! nowhere else: unknown tool (JSON-RPC -32602) → policy → enabled → pin →
+//! confirmation → arguments → handler.
+
+use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
+use crate::call::result::{CallError, CallToolResult};
+use crate::rules::info::ToolInfo;
+use crate::rules::tier::Tier;
+use crate::rules::tier::World;
+use crate::serve::pins::{self, Pins, SnapshotError};
+use crate::serve::policy::{AllowAll, Caller, MaxTier, Policy};
+use crate::serve::provider::{BatchError, Provider, Registered, validate_batch};
+use crate::serve::state::{StateError, StateStore};
+use crate::table::{Table, Tool};
+use crate::wire::fingerprint::Fingerprint;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, RwLock};
+
+/// What a call to a disabled tool is told.
+pub const DISABLED: &str = "Tool is disabled on this server";
+
+/// One tool of the registry: baked, or registered by a provider.
+pub enum Entry<C: 'static> {
+    /// From the static table.
+    Static(&'static Tool<C>),
+    /// From a provider.
+    Provided(Arc<Registered<C>>),
+}
+
+impl<C: 'static> Clone for Entry<C> {
+    fn clone(&self) -> Entry<C> {
+        match self {
+            Entry::Static(tool) => Entry::Static(tool),
+            Entry::Provided(tool) => Entry::Provided(tool.clone()),
+        }
+    }
+}
+
+impl<C: 'static> Entry<C> {
+    /// The tool's metadata.
+    pub fn info(&self) -> ToolInfo<'_> {
+        match self {
+            Entry::Static(tool) => tool.info().clone(),
+            Entry::Provided(tool) => tool.info(),
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Entry::Static(tool) => tool.name(),
+            Entry::Provided(tool) => &tool.name,
+        }
+    }
+
+    /// The descriptor's served text.
+    pub fn descriptor_json(&self) -> &str {
+        match self {
+            Entry::Static(tool) => tool.descriptor_json(),
+            Entry::Provided(tool) => &tool.descriptor_text,
+        }
+    }
+
+    /// The descriptor as a value.
+    pub fn descriptor(&self) -> Value {
+        match self {
+            Entry::Static(tool) => tool.descriptor(),
+            Entry::Provided(tool) => tool.descriptor.clone(),
+        }
+    }
+
+    /// The fingerprint of descriptor and permission.
+    pub fn fingerprint(&self) -> &Fingerprint {
+        match self {
+            Entry::Static(tool) => tool.fingerprint(),
+            Entry::Provided(tool) => &tool.fingerprint,
+        }
+    }
+
+    fn invoke(&self) -> Invoke<'_, C> {
+        match self {
+            Entry::Static(tool) => tool.invoke(),
+            Entry::Provided(tool) => Invoke::Dynamic(&tool.handler, &tool.input_schema),
+        }
+    }
+
+    fn wraps_output(&self) -> bool {
+        match self {
+            Entry::Static(tool) => tool.wraps_output(),
+            Entry::Provided(_) => false,
+        }
+    }
+}
+
+/// A tool as an administrator sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Description {
+    /// The name.
+    pub name: String,
+    /// The descriptor as served.
+    pub descriptor: Value,
+    /// The permission a caller needs.
+    pub permission: Option<String>,
+    /// The tier.
+    pub tier: crate::rules::tier::Tier,
+    /// The toolset.
+    pub toolset: Option<String>,
+    /// Whether it is enabled now.
+    pub enabled: bool,
+    /// The declared summary for administrators.
+    pub admin_summary: Option<String>,
+    /// The declared example arguments.
+    pub example: Option<Value>,
+    /// Where it comes from: a source file, or `provider:NAME`.
+    pub source: String,
+}
+
+struct Configured<C: 'static> {
+    provider: Arc<dyn Provider<C>>,
+    enabled: bool,
+}
+
+struct Inner<C: 'static> {
+    table: &'static Table<C>,
+    max_tier: MaxTier,
+    /// Whether every tool of the table is within `max_tier`.
+    table_within_tier: bool,
+    policy: Box<dyn Policy>,
+    store: Option<Box<dyn StateStore>>,
+    conceal: bool,
+    open_world_exceptions: BTreeSet<String>,
+    configured: Mutex<Vec<Configured<C>>>,
+    provided: RwLock<Provided<C>>,
+}
+
+#[derive(Default)]
+struct Provided<C: 'static> {
+    /// Sorted by name.
+    tools: Vec<Arc<Registered<C>>>,
+    providers: BTreeSet<String>,
+}
+
+/// The table plus providers, with policy, enable flags and pins.
+pub struct Registry<C: 'static> {
+    inner: Arc<Inner<C>>,
+}
+
+impl<C: 'static> Clone for Registry<C> {
+    fn clone(&self) -> Registry<C> {
+        Registry {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+/// Builds a [`Registry`].
+pub struct RegistryBuilder<C: 'static> {
+    table: &'static Table<C>,
+    max_tier: MaxTier,
+    policy: Box<dyn Policy>,
+    store: Option<Box<dyn StateStore>>,
+    conceal: bool,
+    open_world_exceptions: BTreeSet<String>,
+    providers: Vec<Configured<C>>,
+}
+
+impl<C: 'static> RegistryBuilder<C> {
+    /// The highest tier served (default: [`Tier::Read`], so a registry
+    /// nobody configured cannot write or destroy anything). Raising it is
+    /// this one visible call: `.max_tier(Tier::Write)`, or a [`MaxTier`]
+    /// whose refusals name the operator's switch.
+    pub fn max_tier(mut self, max_tier: impl Into<MaxTier>) -> Self {
+        self.max_tier = max_tier.into();
+        self
+    }
+
+    /// The policy that decides, within the maximum tier, what each caller
+    /// may see and call (default: everything within the tier).
+    pub fn policy(mut self, policy: impl Policy + 'static) -> Self {
+        self.policy = Box::new(policy);
+        self
+    }
+
+    /// Where enable overrides live (default: none, so flags cannot change).
+    pub fn store(mut self, store: impl StateStore + 'static) -> Self {
+        self.store = Some(Box::new(store));
+        self
+    }
+
+    /// Answer calls to tools the policy hides exactly as calls to unknown
+    /// tools, instead of with a reasoned refusal.
+    pub fn conceal_hidden_tools(mut self, conceal: bool) -> Self {
+        self.conceal = conceal;
+        self
+    }
+
+    /// Lets an open-world tool be pinned (by default only closed-world tools are).
+    pub fn pin_open_world(mut self, tool: impl Into<String>) -> Self {
+        self.open_world_exceptions.insert(tool.into());
+        self
+    }
+
+    /// Configures a provider; `enabled = false` keeps it off. Enabled
+    /// providers are registered by [`Registry::refresh`].
+    pub fn provider(mut self, provider: impl Provider<C> + 'static, enabled: bool) -> Self {
+        self.providers.push(Configured {
+            provider: Arc::new(provider),
+            enabled,
+        });
+        self
+    }
+
+    /// The registry. Configured providers are not registered yet: call
+    /// [`Registry::refresh`].
+    pub fn build(self) -> Registry<C> {
+        Registry {
+            inner: Arc::new(Inner {
+                table: self.table,
+                table_within_tier: self
+                    .table
+                    .tools()
+                    .iter()
+                    .all(|tool| tool.info().tier <= self.max_tier.max()),
+                max_tier: self.max_tier,
+                policy: self.policy,
+                store: self.store,
+                conceal: self.conceal,
+                open_world_exceptions: self.open_world_exceptions,
+                configured: Mutex::new(self.providers),
+                provided: RwLock::new(Provided {
+                    tools: Vec::new(),
+                    providers: BTreeSet::new(),
+                }),
+            }),
+        }
+    }
+}
+
+/// A listing: the JSON array of the descriptors a caller may see.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The JSON array text, borrowed from the binary when nothing was filtered.
+    pub json: Cow<'static, str>,
+    /// How many tools it holds.
+    pub count: usize,
+}
+
+impl<C: 'static> Registry<C> {
+    /// A registry over `table`, configured with a builder.
+    pub fn builder(table: &'static Table<C>) -> RegistryBuilder<C> {
+        RegistryBuilder {
+            table,
+            max_tier: MaxTier::new(Tier::Read),
+            policy: Box::new(AllowAll),
+            store: None,
+            conceal: false,
+            open_world_exceptions: BTreeSet::new(),
+            providers: Vec::new(),
+        }
+    }
+
+    /// A registry that serves the read tools of `table` to every caller:
+    /// the safe default. Use [`Registry::builder`] to raise the tier, or to
+    /// add a policy, a state store or providers.
+    pub fn new(table: &'static Table<C>) -> Registry<C> {
+        Registry::builder(table).build()
+    }
+
+    /// The static table.
+    pub fn table(&self) -> &'static Table<C> {
+        self.inner.table
+    }
+
+    /// Whether every caller may see every tool of the table (so a listing
+    /// does not depend on who asks).
+    pub fn is_unrestricted(&self) -> bool {
+        self.inner.table_within_tier && self.inner.policy.is_unrestricted()
+    }
+
+    /// The highest tier served.
+    pub fn max_tier(&self) -> Tier {
+        self.inner.max_tier.max()
+    }
+
+    /// The maximum tier, then the policy: the one access check for
+    /// listings, calls and snapshots.
+    fn access(&self, info: &ToolInfo<'_>, caller: &Caller) -> crate::serve::policy::Access {
+        self.inner.max_tier.check(info, caller)?;
+        self.inner.policy.check(info, caller)
+    }
+
+    fn read_provided(&self) -> std::sync::RwLockReadGuard<'_, Provided<C>> {
+        self.inner
+            .provided
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Finds a tool by exact name.
+    pub fn get(&self, name: &str) -> Option<Entry<C>> {
+        if let Some(tool) = self.inner.table.get(name) {
+            return Some(Entry::Static(tool));
+        }
+        let provided = self.read_provided();
+        provided
+            .tools
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+            .map(|i| Entry::Provided(provided.tools[i].clone()))
+    }
+
+    /// Every tool, in name order.
+    pub fn entries(&self) -> Vec<Entry<C>> {
+        let provided = self.read_provided();
+        let mut out: Vec<Entry<C>> =
+            Vec::with_capacity(self.inner.table.len() + provided.tools.len());
+        let (mut a, mut b) = (
+            self.inner.table.tools().iter().peekable(),
+            provided.tools.iter().peekable(),
+        );
+        loop {
+            let take_static = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => x.name() < y.name.as_str(),
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            if take_static {
+                out.extend(a.next().map(Entry::Static));
+            } else {
+                out.extend(b.next().map(|t| Entry::Provided(t.clone())));
+            }
+        }
+        out
+    }
+
+    /// Whether a tool is enabled (no override means enabled).
+    fn is_enabled(&self, name: &str) -> bool {
+        self.inner
+            .store
+            .as_ref()
+            .and_then(|s| s.enabled(name))
+            .unwrap_or(true)
+    }
+
+    /// Whether the caller may see this entry in a listing: the policy
+    /// allows it, it is enabled, and (in a pinned conversation) its pin
+    /// still matches.
+    fn visible(&self, entry: &Entry<C>, caller: &Caller) -> bool {
+        let info = entry.info();
+        if self.access(&info, caller).is_err() || !self.is_enabled(info.name) {
+            return false;
+        }
+        match &caller.pins {
+            Some(pins) => pins.get(info.name) == Some(entry.fingerprint()),
+            None => true,
+        }
+    }
+
+    /// The tools a caller may see, in name order, as the JSON array of their
+    /// descriptors. When nothing is filtered (an unrestricted policy, no
+    /// disabled tool, no pins, no provider) these are the bytes baked at
+    /// build time; otherwise the baked descriptor texts are joined. No JSON
+    /// value is built either way.
+    pub fn list(&self, caller: &Caller) -> Listing {
+        if self.is_unfiltered(caller) {
+            return Listing {
+                json: Cow::Borrowed(self.inner.table.list_json()),
+                count: self.inner.table.len(),
+            };
+        }
+        let entries = self.entries();
+        let mut json = String::with_capacity(self.inner.table.list_json().len() + 2);
+        json.push('[');
+        let mut count = 0;
+        for entry in entries.iter().filter(|e| self.visible(e, caller)) {
+            if count > 0 {
+                json.push(',');
+            }
+            json.push_str(entry.descriptor_json());
+            count += 1;
+        }
+        json.push(']');
+        Listing {
+            json: Cow::Owned(json),
+            count,
+        }
+    }
+
+    /// The entries a caller may see, in name order (for adapters that need
+    /// typed tools rather than text).
+    pub fn visible_entries(&self, caller: &Caller) -> Vec<Entry<C>> {
+        self.entries()
+            .into_iter()
+            .filter(|e| self.visible(e, caller))
+            .collect()
+    }
+
+    fn is_unfiltered(&self, caller: &Caller) -> bool {
+        caller.pins.is_none()
+            && self.is_unrestricted()
+            && self.inner.store.as_ref().is_none_or(|s| !s.has_disabled())
+            && self.read_provided().tools.is_empty()
+    }
+
+    /// Calls a tool, in this order: unknown tool (a protocol error, -32602)
+    /// → policy (a reasoned refusal, or "unknown" when concealing) → enabled
+    /// → pin → confirmation → arguments → handler. Every refusal after the
+    /// lookup is a result with `isError: true`.
+    pub async fn call(
+        &self,
+        context: &C,
+        caller: &Caller,
+        name: &str,
+        arguments: Arguments,
+    ) -> Result<CallToolResult, CallError> {
+        let entry = self
+            .get(name)
+            .ok_or_else(|| CallError::unknown_tool(name))?;
+        let info = entry.info();
+        if let Err(refusal) = self.access(&info, caller) {
+            if self.inner.conceal {
+                return Err(CallError::unknown_tool(name));
+            }
+            return Ok(CallToolResult::error(refusal.0));
+        }
+        if !self.is_enabled(name) {
+            return Ok(CallToolResult::error(DISABLED));
+        }
+        if let Some(pins) = &caller.pins {
+            match pins.get(name) {
+                None => return Ok(CallToolResult::error(pins::unpinned_sentence(name))),
+                Some(pinned) if pinned != entry.fingerprint() => {
+                    return Ok(CallToolResult::error(pins::changed_sentence(
+                        name,
+                        pinned,
+                        entry.fingerprint(),
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(crate::call::execute(
+            &info,
+            entry.invoke(),
+            entry.wraps_output(),
+            context,
+            arguments,
+        )
+        .await)
+    }
+
+    /// Whether tools can be switched on and off at run time.
+    pub fn controls_available(&self) -> bool {
+        self.inner.store.is_some()
+    }
+
+    /// Whether a tool is enabled.
+    pub fn enabled(&self, name: &str) -> Result<bool, StateError> {
+        if self.get(name).is_none() {
+            return Err(StateError::UnknownTool(name.to_owned()));
+        }
+        Ok(self.is_enabled(name))
+    }
+
+    /// Switches a tool on or off, for new calls; calls already running finish.
+    pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), StateError> {
+        let store = self.inner.store.as_ref().ok_or(StateError::NoStore)?;
+        if self.get(name).is_none() {
+            return Err(StateError::UnknownTool(name.to_owned()));
+        }
+        store.set_enabled(name, enabled);
+        Ok(())
+    }
+
+    /// Every tool, whatever the caller, as an administrator sees it.
+    pub fn describe(&self) -> Vec<Description> {
+        self.entries()
+            .iter()
+            .map(|entry| {
+                let info = entry.info();
+                Description {
+                    name: info.name.to_owned(),
+                    descriptor: entry.descriptor(),
+                    permission: info.permission.map(str::to_owned),
+                    tier: info.tier,
+                    toolset: info.toolset.map(str::to_owned),
+                    enabled: self.is_enabled(info.name),
+                    admin_summary: info.admin_summary.map(str::to_owned),
+                    example: info.example.and_then(|e| serde_json::from_str(e).ok()),
+                    source: info.source.to_owned(),
+                }
+            })
+            .collect()
+    }
+
+    /// Pins, for a new conversation, the tools the caller may see that are
+    /// read-only, not destructive, closed-world (or a named open-world
+    /// exception), and on `allowlist`.
+    pub fn snapshot(&self, caller: &Caller, allowlist: &[&str]) -> Result<Pins, SnapshotError> {
+        let unpinned = Caller {
+            pins: None,
+            ..caller.clone()
+        };
+        let chosen = self
+            .entries()
+            .into_iter()
+            .filter(|entry| {
+                let info = entry.info();
+                let hints = info.annotations();
+                allowlist.contains(&info.name)
+                    && self.visible(entry, &unpinned)
+                    && hints.read_only
+                    && !hints.destructive
+                    && (info.world == World::Closed
+                        || self.inner.open_world_exceptions.contains(info.name))
+            })
+            .map(|entry| (entry.name().to_owned(), *entry.fingerprint()))
+            .collect::<Vec<_>>();
+        Pins::new(chosen)
+    }
+
+    /// Registers one provider's batch now, atomically: every tool or none.
+    pub fn register(&self, provider: &dyn Provider<C>) -> Result<usize, BatchError> {
+        let name = provider.name().to_owned();
+        let batch = provider.tools();
+        let mut provided = self
+            .inner
+            .provided
+            .write()
+            .unwrap_or_else(|p| p.into_inner());
+        if provided.providers.contains(&name) {
+            return Err(BatchError {
+                provider: name,
+                tool: String::new(),
+                rule: "this provider is already registered; a provider never replaces its tools"
+                    .into(),
+            });
+        }
+        let table = self.inner.table;
+        let registered = validate_batch(table.settings(), &name, batch, |tool| {
+            table.get(tool).is_some()
+                || provided
+                    .tools
+                    .binary_search_by(|t| t.name.as_str().cmp(tool))
+                    .is_ok()
+        })?;
+        let count = registered.len();
+        provided.tools.extend(registered.into_iter().map(Arc::new));
+        provided.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        provided.providers.insert(name);
+        Ok(count)
+    }
+
+    /// Registers every enabled, configured provider that is not registered
+    /// yet. Never replaces a tool. Returns each batch that was refused.
+    pub fn refresh(&self) -> Vec<BatchError> {
+        let pending: Vec<Arc<dyn Provider<C>>> = {
+            let configured = self
+                .inner
+                .configured
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            let provided = self.read_provided();
+            configured
+                .iter()
+                .filter(|c| c.enabled && !provided.providers.contains(c.provider.name()))
+                .map(|c| c.provider.clone())
+                .collect()
+        };
+        pending
+            .iter()
+            .filter_map(|p| self.register(p.as_ref()).err())
+            .collect()
+    }
+}
+
+/// Makes a provider handler from an async closure.
+pub fn handler<C, F>(f: F) -> DynHandler<C>
+where
+    C: 'static,
+    F: for<'a> Fn(&'a C, Arguments) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
+{
+    Arc::new(f)
+}

@@ -1,0 +1,328 @@
+//! [`Server`]: a registry (or an rmcp handler composed around one) served
+//! on stdio or streamable HTTP, guarded.
+//!
+//! This is the entry point a server's `main` calls. It owns the transports
+//! and every guard on them (message size and nesting limits, JSON-RPC
+//! errors for malformed input with the request's id where it can be read,
+//! an answer to every request) and shuts down cleanly on SIGINT, SIGTERM,
+//! and (on stdio) the input closing. Settings are checked before serving
+//! starts, and a bad one is refused with a sentence naming it.
+
+use crate::serve::adapter::McpServer;
+use crate::serve::policy::Caller;
+use crate::serve::registry::Registry;
+use rmcp::ServerHandler;
+use rmcp::service::{RequestContext, RoleServer};
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// The largest message accepted by default, on either transport (4 MiB).
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+/// The deepest nesting of arrays and objects accepted by default.
+pub const DEFAULT_MAX_DEPTH: usize = 64;
+/// The most tools a page of `tools/list` may hold.
+pub const MAX_PAGE_SIZE: usize = 10_000;
+/// The smallest message limit: room for any ordinary request.
+pub const MIN_REQUEST_BYTES: usize = 1024;
+/// The deepest nesting a server may allow: serde_json's own recursion limit.
+pub const MAX_DEPTH_LIMIT: usize = 128;
+
+/// Why a server could not start or stopped with an error.
+#[derive(Debug)]
+pub enum ServeError {
+    /// A setting is out of range; the sentence names it and the range.
+    Config(String),
+    /// An I/O operation failed (binding an address, reading or writing).
+    Io {
+        /// What was being done.
+        doing: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// rmcp could not start or run the session.
+    Protocol(String),
+}
+
+impl ServeError {
+    pub(crate) fn io(doing: impl Into<String>, source: std::io::Error) -> ServeError {
+        ServeError::Io {
+            doing: doing.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn protocol(message: impl Into<String>) -> ServeError {
+        ServeError::Protocol(message.into())
+    }
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Config(message) | ServeError::Protocol(message) => f.write_str(message),
+            ServeError::Io { doing, source } => write!(f, "{doing}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ServeError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// The bounds every message is checked against before rmcp sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    pub max_request_bytes: usize,
+    pub max_depth: usize,
+}
+
+type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// An MCP server handler, ready to serve with every guard: a registry
+/// through [`McpServer`] ([`Server::new`]), or any rmcp `ServerHandler`
+/// that composes one with prompts and resources ([`Server::from_handler`]).
+///
+/// Settings are checked as they are given; serving refuses to start with
+/// the first one that is out of range, in a sentence naming it.
+///
+/// ```no_run
+/// # async fn run(registry: tooltable_runtime::serve::registry::Registry<()>) -> Result<(), tooltable_runtime::serve::server::ServeError> {
+/// use tooltable_runtime::serve::server::Server;
+/// Server::new(registry, ()).stdio().await
+/// # }
+/// ```
+pub struct Server<H> {
+    handler: H,
+    limits: Limits,
+    signals: bool,
+    shutdown: Option<ShutdownFuture>,
+    refused: Option<String>,
+}
+
+impl<C: Send + Sync + 'static> Server<McpServer<C>> {
+    /// Serves `registry`, handing `context` to every handler. The server
+    /// names itself after the crate that declared the tools.
+    pub fn new(registry: Registry<C>, context: impl Into<Arc<C>>) -> Server<McpServer<C>> {
+        Server::from_handler(McpServer::new(registry, context.into()))
+    }
+
+    fn adapt(mut self, f: impl FnOnce(McpServer<C>) -> McpServer<C>) -> Server<McpServer<C>> {
+        self.handler = f(self.handler);
+        self
+    }
+
+    /// Instructions sent to clients when they connect.
+    pub fn instructions(self, text: impl Into<String>) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.instructions(text))
+    }
+
+    /// How each request's caller is determined (the default: anonymous).
+    pub fn caller(
+        self,
+        f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
+    ) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.caller(f))
+    }
+
+    /// The same caller for every request (a local stdio server's operator).
+    pub fn fixed_caller(self, caller: Caller) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.fixed_caller(caller))
+    }
+
+    /// Lists at most `size` tools per page of `tools/list` (default: all in
+    /// one page; 1 to [`MAX_PAGE_SIZE`]).
+    pub fn page_size(self, size: usize) -> Server<McpServer<C>> {
+        if !(1..=MAX_PAGE_SIZE).contains(&size) {
+            return self.refuse(format!(
+                "the page size must be between 1 and {MAX_PAGE_SIZE} tools; got {size}"
+            ));
+        }
+        self.adapt(|mcp| mcp.page_size(size))
+    }
+}
+
+impl<H> Server<H>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    /// Serves any rmcp handler, such as one that forwards the tools methods
+    /// to an [`McpServer`] and serves prompts and resources of its own.
+    pub fn from_handler(handler: H) -> Server<H> {
+        Server {
+            handler,
+            limits: Limits {
+                max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+                max_depth: DEFAULT_MAX_DEPTH,
+            },
+            signals: true,
+            shutdown: None,
+            refused: None,
+        }
+    }
+
+    /// Records the first setting out of range; serving refuses with it.
+    fn refuse(mut self, sentence: String) -> Server<H> {
+        self.refused.get_or_insert(sentence);
+        self
+    }
+
+    /// The handler served.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+
+    /// The largest message accepted, in bytes (default 4 MiB; at least
+    /// [`MIN_REQUEST_BYTES`]). A larger one is refused with JSON-RPC -32600.
+    pub fn max_request_bytes(mut self, bytes: usize) -> Server<H> {
+        if bytes < MIN_REQUEST_BYTES {
+            return self.refuse(format!(
+                "the request size limit must be at least {MIN_REQUEST_BYTES} bytes; got {bytes}"
+            ));
+        }
+        self.limits.max_request_bytes = bytes;
+        self
+    }
+
+    /// The deepest nesting of arrays and objects accepted (default 64; at
+    /// most [`MAX_DEPTH_LIMIT`]). A deeper message is refused with -32600.
+    pub fn max_depth(mut self, depth: usize) -> Server<H> {
+        if !(1..=MAX_DEPTH_LIMIT).contains(&depth) {
+            return self.refuse(format!(
+                "the nesting limit must be between 1 and {MAX_DEPTH_LIMIT} levels; got {depth}"
+            ));
+        }
+        self.limits.max_depth = depth;
+        self
+    }
+
+    /// Whether SIGINT and SIGTERM shut the server down (default: yes). Turn
+    /// it off when the program handles signals itself, and use
+    /// [`Server::shutdown_on`].
+    pub fn handle_signals(mut self, handle: bool) -> Server<H> {
+        self.signals = handle;
+        self
+    }
+
+    /// Shuts the server down when `signal` completes, as well as on the
+    /// usual signals.
+    pub fn shutdown_on(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Server<H> {
+        self.shutdown = Some(Box::pin(signal));
+        self
+    }
+
+    /// Refuses a bad setting, and starts watching for shutdown.
+    fn prepare(self) -> Result<(H, Limits, CancellationToken), ServeError> {
+        if let Some(sentence) = self.refused {
+            return Err(ServeError::Config(sentence));
+        }
+        let token = CancellationToken::new();
+        if self.signals {
+            tokio::spawn(on_signal(token.clone()));
+        }
+        if let Some(signal) = self.shutdown {
+            let token = token.clone();
+            tokio::spawn(async move {
+                signal.await;
+                token.cancel();
+            });
+        }
+        Ok((self.handler, self.limits, token))
+    }
+
+    /// Serves on the process's stdin and stdout until stdin closes or the
+    /// server is shut down. Log to stderr: stdout carries the protocol.
+    pub async fn stdio(self) -> Result<(), ServeError> {
+        let (handler, limits, shutdown) = self.prepare()?;
+        tracing::info!("serving MCP on stdio");
+        crate::serve::stdio::serve(
+            handler,
+            crate::serve::stdio::Input::<tokio::io::Empty>::Stdin,
+            tokio::io::stdout(),
+            limits,
+            shutdown,
+        )
+        .await
+    }
+
+    /// Serves newline-delimited JSON-RPC on any reader and writer (a pipe, a
+    /// socket) until the reader ends or the server is shut down.
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let (handler, limits, shutdown) = self.prepare()?;
+        crate::serve::stdio::serve(
+            handler,
+            crate::serve::stdio::Input::Reader(reader),
+            writer,
+            limits,
+            shutdown,
+        )
+        .await
+    }
+
+    /// Serves streamable HTTP at `http://ADDRESS/mcp` until the server is
+    /// shut down.
+    #[cfg(feature = "http")]
+    pub async fn http(self, address: std::net::SocketAddr) -> Result<(), ServeError> {
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| ServeError::io(format!("cannot listen on {address}"), e))?;
+        self.http_on(listener).await
+    }
+
+    /// Serves streamable HTTP on a listener already bound (for example to
+    /// port 0, to let the system choose).
+    #[cfg(feature = "http")]
+    pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        let (handler, limits, shutdown) = self.prepare()?;
+        crate::serve::http::serve(handler, listener, limits, shutdown).await
+    }
+}
+
+/// Serves `registry` on stdio with `context` and every default: the
+/// shortest way from a table to a running server.
+pub async fn stdio<C: Send + Sync + 'static>(
+    registry: Registry<C>,
+    context: impl Into<Arc<C>>,
+) -> Result<(), ServeError> {
+    Server::new(registry, context).stdio().await
+}
+
+/// Cancels `token` on SIGINT or SIGTERM.
+async fn on_signal(token: CancellationToken) {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => tokio::select! {
+                _ = interrupt => tracing::info!("SIGINT received; shutting down"),
+                _ = terminate.recv() => tracing::info!("SIGTERM received; shutting down"),
+                () = token.cancelled() => return,
+            },
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; SIGINT still shuts down");
+                tokio::select! {
+                    _ = interrupt => tracing::info!("SIGINT received; shutting down"),
+                    () = token.cancelled() => return,
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::select! {
+        _ = interrupt => tracing::info!("interrupt received; shutting down"),
+        () = token.cancelled() => return,
+    }
+    token.cancel();
+}

@@ -1,0 +1,392 @@
+//! The stdio transport: newline-delimited JSON-RPC, guarded.
+//!
+//! Lines are read with a bound on their length and handed to the guard
+//! ([`super::guard`]); a line that passes goes to rmcp through an in-process
+//! pipe, and a line that does not is answered here. One task writes
+//! everything to the output, so an answer never interleaves with another.
+//! When the input ends, rmcp finishes the requests in flight, the pipe
+//! drains, and serving returns with every answer written.
+
+use crate::serve::guard::{self, Kind};
+use crate::serve::server::{Limits, ServeError};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{ServerHandler, ServiceExt};
+use std::io::BufRead;
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt,
+};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// The in-process pipe between the guard and rmcp.
+const PIPE_BYTES: usize = 1 << 20;
+/// Lines read ahead of the guard; reading waits beyond this.
+const LINES_AHEAD: usize = 16;
+
+/// One unit of input.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Incoming {
+    /// A whole line, without its newline.
+    Line(Vec<u8>),
+    /// A line longer than the limit, read and thrown away.
+    TooLong,
+}
+
+/// Where the lines come from.
+pub(crate) enum Input<R> {
+    /// An async reader (a pipe, a socket, a test's duplex stream).
+    Reader(R),
+    /// The process's stdin, read on a thread of its own: a blocking read of
+    /// stdin cannot be cancelled, and a thread of the runtime's blocking
+    /// pool would keep the runtime from shutting down on a signal.
+    Stdin,
+}
+
+/// Serves `server` over newline-delimited JSON-RPC until the input ends or
+/// `shutdown` is cancelled.
+pub(crate) async fn serve<H, R, W>(
+    server: H,
+    input: Input<R>,
+    output: W,
+    limits: Limits,
+    shutdown: CancellationToken,
+) -> Result<(), ServeError>
+where
+    H: ServerHandler,
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (lines_tx, lines_rx) = mpsc::channel(LINES_AHEAD);
+    match input {
+        Input::Reader(reader) => {
+            tokio::spawn(read_lines(
+                tokio::io::BufReader::new(reader),
+                limits.max_request_bytes,
+                lines_tx,
+            ));
+        }
+        Input::Stdin => {
+            let max = limits.max_request_bytes;
+            std::thread::Builder::new()
+                .name("tooltable-stdin".into())
+                .spawn(move || read_stdin(max, lines_tx))
+                .map_err(|e| ServeError::io("cannot start the thread that reads stdin", e))?;
+        }
+    }
+    let (rmcp_side, guard_side) = tokio::io::duplex(PIPE_BYTES);
+    let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
+    let (answers_tx, answers_rx) = mpsc::channel::<String>(LINES_AHEAD);
+    let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx));
+    tokio::spawn(guard_lines(lines_rx, to_rmcp, answers_tx, limits));
+
+    let (read, write) = tokio::io::split(rmcp_side);
+    // The guard already refused longer lines; rmcp's own limit only backs it up.
+    let transport = AsyncRwTransport::new_server(read, write)
+        .with_max_line_length(limits.max_request_bytes.saturating_add(1));
+    let running = server
+        .serve_with_ct(transport, shutdown.child_token())
+        .await
+        .map_err(|e| ServeError::protocol(format!("cannot start serving on stdio: {e}")))?;
+    tokio::select! {
+        finished = running.waiting() => {
+            if let Err(e) = finished {
+                tracing::warn!(error = %e, "the stdio session ended with an error");
+            }
+        }
+        () = shutdown.cancelled() => {}
+    }
+    // rmcp has closed its end of the pipe; wait until everything it wrote,
+    // and every answer of the guard, reached the output.
+    writer
+        .await
+        .map_err(|e| ServeError::protocol(format!("the stdio writer failed: {e}")))?
+        .map_err(|e| ServeError::io("cannot write to the output", e))
+}
+
+/// Reads lines from an async reader until it ends.
+async fn read_lines<R: AsyncBufRead + Unpin>(
+    mut reader: R,
+    max: usize,
+    lines: mpsc::Sender<Incoming>,
+) {
+    loop {
+        let mut line = Vec::new();
+        match read_bounded_line(&mut reader, &mut line, max).await {
+            Ok(Some(incoming)) => {
+                if lines.send(incoming).await.is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read the input; stopping");
+                return;
+            }
+        }
+    }
+}
+
+/// Reads stdin on its own thread until it ends.
+fn read_stdin(max: usize, lines: mpsc::Sender<Incoming>) {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    loop {
+        let mut line = Vec::new();
+        match read_bounded_line_blocking(&mut reader, &mut line, max) {
+            Ok(Some(incoming)) => {
+                if lines.blocking_send(incoming).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read stdin; stopping");
+                return;
+            }
+        }
+    }
+}
+
+/// What one step of line reading found.
+enum Step {
+    /// The line ended (a newline was consumed).
+    Ended,
+    /// More bytes are needed.
+    More,
+}
+
+/// Takes what `available` holds of the current line into `line`, never
+/// keeping more than `max` bytes. Returns how many bytes were consumed and
+/// whether the line ended.
+fn take_line_bytes(
+    available: &[u8],
+    line: &mut Vec<u8>,
+    too_long: &mut bool,
+    max: usize,
+) -> (usize, Step) {
+    let (chunk, step) = match available.iter().position(|b| *b == b'\n') {
+        Some(end) => (&available[..end], Step::Ended),
+        None => (available, Step::More),
+    };
+    if !*too_long && line.len() + chunk.len() > max {
+        *too_long = true;
+        line.clear();
+        line.shrink_to_fit();
+    }
+    if !*too_long {
+        line.extend_from_slice(chunk);
+    }
+    let consumed = chunk.len() + usize::from(matches!(step, Step::Ended));
+    (consumed, step)
+}
+
+fn finish_line(line: &mut Vec<u8>, too_long: bool) -> Incoming {
+    if too_long {
+        Incoming::TooLong
+    } else {
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        Incoming::Line(std::mem::take(line))
+    }
+}
+
+/// Reads one line, or `None` at the end of the input.
+pub(crate) async fn read_bounded_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<Incoming>> {
+    let mut too_long = false;
+    let mut started = false;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(started.then(|| finish_line(line, too_long)));
+        }
+        started = true;
+        let (consumed, step) = take_line_bytes(available, line, &mut too_long, max);
+        reader.consume(consumed);
+        if let Step::Ended = step {
+            return Ok(Some(finish_line(line, too_long)));
+        }
+    }
+}
+
+fn read_bounded_line_blocking<R: BufRead>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<Incoming>> {
+    let mut too_long = false;
+    let mut started = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(started.then(|| finish_line(line, too_long)));
+        }
+        started = true;
+        let (consumed, step) = take_line_bytes(available, line, &mut too_long, max);
+        reader.consume(consumed);
+        if let Step::Ended = step {
+            return Ok(Some(finish_line(line, too_long)));
+        }
+    }
+}
+
+/// Checks each line; forwards what passes to rmcp and answers what does not.
+async fn guard_lines<P: AsyncWrite + Unpin>(
+    mut lines: mpsc::Receiver<Incoming>,
+    mut to_rmcp: P,
+    answers: mpsc::Sender<String>,
+    limits: Limits,
+) {
+    // rmcp ends a stdio session whose first message is not a request; a
+    // stray notification or response before the first request is dropped
+    // here instead (they are never answered anyway).
+    let mut opened = false;
+    while let Some(incoming) = lines.recv().await {
+        let line = match incoming {
+            Incoming::TooLong => {
+                tracing::warn!(
+                    max_request_bytes = limits.max_request_bytes,
+                    "a message larger than the limit was refused"
+                );
+                let refusal = guard::too_large(limits.max_request_bytes);
+                if answers.send(refusal.response()).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            Incoming::Line(line) => line,
+        };
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        match guard::inspect(&line, limits.max_depth) {
+            Err(refusal) => {
+                if refusal.answer && answers.send(refusal.response()).await.is_err() {
+                    break;
+                }
+            }
+            Ok(passed) if !opened && passed.kind != Kind::Request => {
+                tracing::debug!("a message before the first request was dropped");
+            }
+            Ok(_) => {
+                opened = true;
+                let mut framed = line;
+                framed.push(b'\n');
+                if to_rmcp.write_all(&framed).await.is_err() || to_rmcp.flush().await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = to_rmcp.shutdown().await;
+}
+
+/// The one writer of the output: what rmcp writes, and the guard's answers.
+async fn write_out<W, P>(
+    mut output: W,
+    mut from_rmcp: P,
+    mut answers: mpsc::Receiver<String>,
+) -> std::io::Result<()>
+where
+    W: AsyncWrite + Unpin,
+    P: AsyncRead + Unpin,
+{
+    let mut buffer = vec![0u8; 64 * 1024];
+    let (mut rmcp_open, mut guard_open) = (true, true);
+    while rmcp_open || guard_open {
+        tokio::select! {
+            read = from_rmcp.read(&mut buffer), if rmcp_open => match read {
+                Ok(0) | Err(_) => rmcp_open = false,
+                Ok(n) => {
+                    output.write_all(&buffer[..n]).await?;
+                    output.flush().await?;
+                }
+            },
+            answer = answers.recv(), if guard_open => match answer {
+                None => guard_open = false,
+                Some(mut line) => {
+                    line.push('\n');
+                    output.write_all(line.as_bytes()).await?;
+                    output.flush().await?;
+                }
+            },
+        }
+        // Once rmcp is gone nothing more is forwarded; answers still queued
+        // are written, then serving ends without waiting for more input.
+        if !rmcp_open {
+            while let Ok(mut line) = answers.try_recv() {
+                line.push('\n');
+                output.write_all(line.as_bytes()).await?;
+            }
+            output.flush().await?;
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines_of(input: &[u8], max: usize) -> Vec<Incoming> {
+        let mut reader = tokio::io::BufReader::with_capacity(4, input);
+        let mut out = Vec::new();
+        loop {
+            let mut line = Vec::new();
+            match read_bounded_line(&mut reader, &mut line, max)
+                .await
+                .unwrap()
+            {
+                Some(incoming) => out.push(incoming),
+                None => return out,
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn lines_are_split_on_newlines_and_a_carriage_return_is_dropped() {
+        assert_eq!(
+            lines_of(b"ab\r\ncd\nlast", 10).await,
+            vec![
+                Incoming::Line(b"ab".to_vec()),
+                Incoming::Line(b"cd".to_vec()),
+                Incoming::Line(b"last".to_vec())
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_consumed_and_reported_without_being_kept() {
+        assert_eq!(
+            lines_of(b"0123456789abc\nok\n", 10).await,
+            vec![Incoming::TooLong, Incoming::Line(b"ok".to_vec())]
+        );
+        assert_eq!(
+            lines_of(b"0123456789\n", 10).await,
+            vec![Incoming::Line(b"0123456789".to_vec())]
+        );
+    }
+
+    #[test]
+    fn the_blocking_reader_splits_lines_the_same_way() {
+        let mut reader = std::io::BufReader::with_capacity(3, &b"abcdefghijkl\nxy\n"[..]);
+        let mut got = Vec::new();
+        loop {
+            let mut line = Vec::new();
+            match read_bounded_line_blocking(&mut reader, &mut line, 5).unwrap() {
+                Some(incoming) => got.push(incoming),
+                None => break,
+            }
+        }
+        assert_eq!(got, vec![Incoming::TooLong, Incoming::Line(b"xy".to_vec())]);
+    }
+}

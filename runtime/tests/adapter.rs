@@ -1,0 +1,146 @@
+//! The rmcp adapter, driven by rmcp's own client in both protocol eras,
+//! through the library's guarded transport.
+
+use rmcp::ClientHandler;
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
+    ProtocolVersion,
+};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use serde_json::json;
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::rules::tier::Tier;
+use tooltable_runtime::serve::adapter::McpServer;
+use tooltable_runtime::serve::policy::{Caller, GrantedPermissions};
+use tooltable_runtime::serve::registry::Registry;
+use tooltable_runtime::serve::server::Server;
+
+#[derive(Clone)]
+struct Client;
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("tests", "0"),
+        )
+    }
+}
+
+async fn connect(
+    server: Server<McpServer<Shelf>>,
+    lifecycle: ClientLifecycleMode,
+) -> RunningService<RoleClient, Client> {
+    let (server_side, client_side) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(server_side);
+        server.handle_signals(false).serve_io(read, write).await
+    });
+    Client
+        .serve_with_lifecycle(client_side, lifecycle)
+        .await
+        .expect("the client connects")
+}
+
+fn eras() -> [(bool, ClientLifecycleMode); 2] {
+    [
+        (false, ClientLifecycleMode::Initialize),
+        (
+            true,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn the_server_names_itself_after_the_crate_that_declared_the_tools() {
+    for (_, lifecycle) in eras() {
+        let client = connect(Server::new(Registry::new(&TOOLS), Shelf::new()), lifecycle).await;
+        let info = client
+            .peer_info()
+            .and_then(|i| i.server_info.clone())
+            .unwrap();
+        assert_eq!(
+            (info.name.as_str(), info.version.as_str()),
+            ("tooltable-fixture", "0.1.0")
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_list_depends_on_the_caller()
+ {
+    for (current, lifecycle) in eras() {
+        let open = Registry::builder(&TOOLS)
+            .max_tier(Tier::Destructive)
+            .build();
+        let client = connect(Server::new(open, Shelf::new()), lifecycle).await;
+        let listed = client.list_tools(None).await.unwrap();
+        assert_eq!(listed.tools.len(), 6);
+        if current {
+            assert_eq!(
+                listed.ttl_ms,
+                Some(tooltable_runtime::serve::adapter::DEFAULT_TTL_MS)
+            );
+            assert_eq!(listed.cache_scope, Some(CacheScope::Public));
+        } else {
+            assert_eq!((listed.ttl_ms, listed.cache_scope), (None, None));
+        }
+        client.cancel().await.unwrap();
+
+        let client = connect(
+            Server::new(Registry::new(&TOOLS), Shelf::new()),
+            lifecycle_of(current),
+        )
+        .await;
+        let listed = client.list_tools(None).await.unwrap();
+        assert_eq!(listed.tools.len(), 3, "read tools only");
+        if current {
+            assert_eq!(listed.cache_scope, Some(CacheScope::Private));
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+fn lifecycle_of(current: bool) -> ClientLifecycleMode {
+    if current {
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        }
+    } else {
+        ClientLifecycleMode::Initialize
+    }
+}
+
+#[tokio::test]
+async fn the_caller_function_decides_what_each_request_may_call() {
+    for (_, lifecycle) in eras() {
+        let registry = Registry::builder(&TOOLS)
+            .max_tier(Tier::Write)
+            .policy(GrantedPermissions)
+            .build();
+        let mcp = McpServer::new(registry, std::sync::Arc::new(Shelf::new()))
+            .fixed_caller(Caller::with_permissions(["items.write"]));
+        let client = connect(Server::from_handler(mcp), lifecycle).await;
+        let mut create = CallToolRequestParams::new("items_create");
+        create.arguments = Some(json!({"name": "lamp"}).as_object().cloned().unwrap());
+        let created = client.call_tool(create).await.unwrap();
+        assert_eq!(created.is_error, Some(false));
+        assert_eq!(
+            created.structured_content,
+            Some(json!({"id": 1, "name": "lamp"}))
+        );
+        let unknown = client
+            .call_tool(CallToolRequestParams::new("items_burn"))
+            .await
+            .expect_err("an unknown tool is a protocol error");
+        assert!(
+            unknown.to_string().contains("Unknown tool: items_burn"),
+            "{unknown}"
+        );
+        client.cancel().await.unwrap();
+    }
+}

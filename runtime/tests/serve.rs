@@ -1,0 +1,342 @@
+//! The library's transports: every bad input gets the error the MCP
+//! specification names, and a valid request after it is still served.
+
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::serve::adapter::McpServer;
+use tooltable_runtime::serve::registry::Registry;
+use tooltable_runtime::serve::server::{ServeError, Server};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+fn server() -> Server<McpServer<Shelf>> {
+    Server::new(Registry::new(&TOOLS), Shelf::new())
+        .handle_signals(false)
+        .max_request_bytes(64 * 1024)
+        .max_depth(16)
+}
+
+/// A client of a server on an in-process pipe: one JSON-RPC line out, one in.
+struct Pipe {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    read: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    served: tokio::task::JoinHandle<Result<(), ServeError>>,
+}
+
+impl Pipe {
+    fn start(server: Server<McpServer<Shelf>>) -> Pipe {
+        let (client, server_side) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_side);
+        let served = tokio::spawn(server.serve_io(server_read, server_write));
+        let (read, write) = tokio::io::split(client);
+        Pipe {
+            write,
+            read: BufReader::new(read),
+            served,
+        }
+    }
+
+    async fn send(&mut self, line: &str) {
+        self.write.write_all(line.as_bytes()).await.unwrap();
+        self.write.write_all(b"\n").await.unwrap();
+    }
+
+    async fn receive(&mut self) -> Value {
+        let mut line = String::new();
+        tokio::time::timeout(Duration::from_secs(10), self.read.read_line(&mut line))
+            .await
+            .expect("an answer within 10 s")
+            .unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    async fn ask(&mut self, line: &str) -> Value {
+        self.send(line).await;
+        self.receive().await
+    }
+
+    async fn open(&mut self) {
+        let answer = self.ask(INITIALIZE).await;
+        assert_eq!(answer["id"], 1, "{answer}");
+        self.send(INITIALIZED).await;
+    }
+}
+
+fn code(answer: &Value) -> i64 {
+    answer["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("an error: {answer}"))
+}
+
+#[tokio::test]
+async fn every_bad_line_is_answered_and_a_valid_request_after_them_is_served() {
+    let mut pipe = Pipe::start(server());
+    pipe.open().await;
+
+    let answer = pipe.ask("{this is not json").await;
+    assert_eq!((code(&answer), &answer["id"]), (-32700, &Value::Null));
+
+    let answer = pipe.ask(r#"{"jsonrpc":"2.0","id":5}"#).await;
+    assert_eq!((code(&answer), &answer["id"]), (-32600, &json!(5)));
+
+    let answer = pipe
+        .ask(r#"[{"jsonrpc":"2.0","id":6,"method":"ping"}]"#)
+        .await;
+    assert_eq!(code(&answer), -32600);
+
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"items_get","arguments":{{"pad":"{}"}}}}}}"#,
+        "x".repeat(70 * 1024)
+    );
+    let answer = pipe.ask(&huge).await;
+    assert_eq!(code(&answer), -32600);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("65536 bytes")
+    );
+
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"items_get","arguments":{{"id":{}1{}}}}}}}"#,
+        "[".repeat(40),
+        "]".repeat(40)
+    );
+    let answer = pipe.ask(&deep).await;
+    assert_eq!((code(&answer), &answer["id"]), (-32600, &json!(8)));
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("16 levels")
+    );
+
+    let answer = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":9,"method":"tools/frobnicate","params":{}}"#)
+        .await;
+    assert_eq!((code(&answer), &answer["id"]), (-32601, &json!(9)));
+
+    let answer = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"cursor":"nonsense"}}"#)
+        .await;
+    assert_eq!((code(&answer), &answer["id"]), (-32602, &json!(10)));
+
+    let answer = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":11,"method":"tools/list","params":{}}"#)
+        .await;
+    let names: Vec<&str> = answer["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["items_fault", "items_get", "items_list"],
+        "read tools only, by default"
+    );
+}
+
+#[tokio::test]
+async fn a_notification_before_the_first_request_does_not_end_the_session() {
+    let mut pipe = Pipe::start(server());
+    pipe.send(INITIALIZED).await;
+    pipe.send(r#"{"jsonrpc":"2.0","id":"x","result":{}}"#).await;
+    pipe.open().await;
+    let answer = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        .await;
+    assert_eq!(answer["result"], json!({}));
+}
+
+#[tokio::test]
+async fn the_end_of_the_input_ends_serving_after_every_answer_is_written() {
+    let mut pipe = Pipe::start(server());
+    pipe.open().await;
+    pipe.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"items_list","arguments":{}}}"#)
+        .await;
+    pipe.send("not json").await;
+    pipe.write.shutdown().await.unwrap();
+    let mut rest = String::new();
+    tokio::time::timeout(Duration::from_secs(10), pipe.read.read_to_string(&mut rest))
+        .await
+        .expect("the output ends")
+        .unwrap();
+    let answers: Vec<Value> = rest
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{rest}");
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["id"] == 2 && a["result"]["isError"] == false)
+    );
+    assert!(answers.iter().any(|a| a["error"]["code"] == -32700));
+    let served = tokio::time::timeout(Duration::from_secs(10), pipe.served)
+        .await
+        .expect("serving returns")
+        .unwrap();
+    assert!(served.is_ok(), "{served:?}");
+}
+
+#[tokio::test]
+async fn settings_out_of_range_are_refused_naming_the_setting_before_serving() {
+    let (a, _b) = tokio::io::duplex(64);
+    let (read, write) = tokio::io::split(a);
+    let error = server()
+        .page_size(usize::MAX)
+        .serve_io(read, write)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the page size must be between 1 and 10000 tools; got {}",
+            usize::MAX
+        )
+    );
+    for (server, text) in [
+        (
+            server().page_size(0),
+            "the page size must be between 1 and 10000 tools; got 0",
+        ),
+        (
+            server().max_request_bytes(10),
+            "the request size limit must be at least 1024 bytes; got 10",
+        ),
+        (
+            server().max_depth(0),
+            "the nesting limit must be between 1 and 128 levels; got 0",
+        ),
+    ] {
+        let (a, _b) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(a);
+        assert_eq!(
+            server.serve_io(read, write).await.unwrap_err().to_string(),
+            text
+        );
+    }
+}
+
+#[tokio::test]
+async fn pages_of_the_largest_size_list_everything_without_overflow() {
+    let registry = Registry::builder(&TOOLS)
+        .max_tier(tooltable_runtime::rules::tier::Tier::Destructive)
+        .build();
+    let mut pipe = Pipe::start(
+        Server::new(registry, Shelf::new())
+            .handle_signals(false)
+            .page_size(4),
+    );
+    pipe.open().await;
+    let first = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#)
+        .await;
+    assert_eq!(first["result"]["tools"].as_array().unwrap().len(), 4);
+    let cursor = first["result"]["nextCursor"].as_str().unwrap().to_owned();
+    let second = pipe
+        .ask(&format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
+        ))
+        .await;
+    assert_eq!(second["result"]["tools"].as_array().unwrap().len(), 2);
+    assert!(second["result"].get("nextCursor").is_none());
+}
+
+/// One HTTP/1.1 exchange on a fresh connection; returns the status and body.
+async fn post(
+    address: std::net::SocketAddr,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response))
+        .await
+        .expect("an answer within 10 s")
+        .unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let status = response[9..12].parse().unwrap();
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (status, body)
+}
+
+async fn http_server() -> (std::net::SocketAddr, tokio_util_token::Token) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = server().shutdown_on(async move {
+        let _ = stopped.await;
+    });
+    tokio::spawn(server.http_on(listener));
+    (address, tokio_util_token::Token(Some(stop)))
+}
+
+/// Stops the HTTP server when the test ends.
+mod tokio_util_token {
+    pub struct Token(pub Option<tokio::sync::oneshot::Sender<()>>);
+    impl Drop for Token {
+        fn drop(&mut self) {
+            if let Some(stop) = self.0.take() {
+                let _ = stop.send(());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn over_http_every_bad_body_is_a_json_rpc_error_with_the_status_the_spec_names() {
+    let (address, _stop) = http_server().await;
+
+    let (status, body) = post(address, "{nope", &[]).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((status, code(&answer)), (400, -32700));
+
+    let (status, body) = post(address, r#"{"jsonrpc":"2.0","id":"q","params":{}}"#, &[]).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (status, code(&answer), &answer["id"]),
+        (400, -32600, &json!("q"))
+    );
+
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"p":"{}"}}}}"#,
+        "x".repeat(70 * 1024)
+    );
+    let (status, body) = post(address, &huge, &[]).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((status, code(&answer)), (413, -32600));
+
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"ping","params":{{"p":{}{}}}}}"#,
+        "[".repeat(40),
+        "]".repeat(40)
+    );
+    let (status, body) = post(address, &deep, &[]).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (status, code(&answer), &answer["id"]),
+        (400, -32600, &json!(4))
+    );
+
+    let (status, body) = post(address, INITIALIZE, &[]).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"serverInfo\""), "{body}");
+}
