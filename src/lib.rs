@@ -54,8 +54,8 @@ pub use tooltable_runtime::contract as __private_v1;
 
 /// Policies: who may see and call which tool.
 ///
-/// A [`Policy`](crate::Policy) decides per request from a tool's metadata and
-/// the [`Caller`](crate::Caller). A hidden tool is absent from listings, and a
+/// A [`Policy`] decides per request from a tool's metadata and
+/// the [`Caller`]. A hidden tool is absent from listings, and a
 /// call to it is refused with a sentence naming what would allow it.
 pub mod policy {
     pub use tooltable_runtime::serve::policy::{

@@ -3,7 +3,7 @@
 //! The macro writes, beside each handler, a function that turns JSON
 //! arguments into the handler's parameters, calls it and shapes what it
 //! returns into an [`Outcome`]. These are the types of that function; the
-//! table stores it, and [`crate::call::execute`] runs it.
+//! table stores it, and the call path (`call::execute`) runs it.
 
 use crate::call::content::Content;
 use crate::call::error::ToolError;

@@ -2,7 +2,7 @@
 //!
 //! This layer sits below the table because the table stores handlers: a
 //! [`handler::Handler`] is made of the types defined here (arguments,
-//! content, errors, the outcome), and [`execute`] runs one against a tool's
+//! content, errors, the outcome), and `execute` runs one against a tool's
 //! [`ToolInfo`](crate::rules::info::ToolInfo), without knowing whether it
 //! came from the baked table or from a provider.
 
