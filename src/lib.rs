@@ -81,9 +81,10 @@ pub mod provider {
     pub use tooltable_runtime::serve::registry::handler;
 }
 
-/// Content blocks beyond text, for handlers that return them.
+/// Content blocks beyond text, for handlers that return them, and the
+/// annotations MCP defines for them.
 pub mod content {
-    pub use tooltable_runtime::call::content::{IntoContent, ResourceBody};
+    pub use tooltable_runtime::call::content::{Annotations, IntoContent, ResourceBody, Role};
 }
 
 /// The manifest: the committed JSON contract of a tool surface, and the

@@ -66,7 +66,7 @@ impl CallToolResult {
     /// The text of the first text block, if there is one.
     pub fn first_text(&self) -> Option<&str> {
         self.content.iter().find_map(|c| match c {
-            Content::Text { text } => Some(text.as_str()),
+            Content::Text { text, .. } => Some(text.as_str()),
             _ => None,
         })
     }

@@ -154,17 +154,21 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
-/// Converts a tooltable result to rmcp's. Text, images and audio map
-/// directly; resources go through their JSON form, which rmcp's types share.
-pub fn to_rmcp_result(result: CallToolResult) -> McpCallToolResult {
+/// Converts a tooltable result to rmcp's. Plain text maps directly (the
+/// common case, on the dispatch path); every other block goes through its
+/// MCP JSON, which rmcp's types read.
+pub(crate) fn to_rmcp_result(result: CallToolResult) -> McpCallToolResult {
     let content: Vec<ContentBlock> = result
         .content
         .into_iter()
         .filter_map(|block| match block {
-            Content::Text { text } => Some(ContentBlock::text(text)),
-            Content::Image { data, mime_type } => Some(ContentBlock::image(data, mime_type)),
-            Content::Audio { data, mime_type } => Some(ContentBlock::audio(data, mime_type)),
-            other => serde_json::from_value(other.to_json()).ok(),
+            Content::Text {
+                text,
+                annotations: None,
+            } => Some(ContentBlock::text(text)),
+            other => serde_json::from_value(other.to_json())
+                .inspect_err(|e| tracing::error!(error = %e, "a content block does not fit rmcp's"))
+                .ok(),
         })
         .collect();
     let mut out = if result.is_error {
