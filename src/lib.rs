@@ -26,17 +26,19 @@
 //! At the root are the types a server names: the attribute ([`tool`]) and
 //! [`include_table!`], the baked [`Table`] and its [`Tool`]s, a tool's
 //! [`ToolInfo`], [`Tier`] and [`Confirm`]ation, the [`Registry`] that serves
-//! them to a [`Caller`] under a [`Policy`], and what handlers return
-//! ([`ToolError`], [`Content`]) and calls give back ([`CallToolResult`],
-//! [`CallError`]). The rest is grouped by purpose: [`policy`], [`registry`],
-//! [`provider`], [`content`], [`manifest`], [`declarations`], [`serve`]
-//! (feature `serve`, on by default) and [`testing`] (feature `schema-guard`).
+//! them to a [`Caller`] under a [`Policy`], the per-call handle a handler may
+//! take ([`Call`]), and what handlers return ([`ToolError`], [`Content`])
+//! and calls give back ([`CallToolResult`], [`CallError`]). The rest is
+//! grouped by purpose: [`call`], [`policy`], [`registry`], [`provider`],
+//! [`content`], [`manifest`], [`declarations`], [`serve`] (feature `serve`,
+//! on by default) and [`testing`] (feature `schema-guard`).
 
 #![warn(missing_docs)]
 
 pub use tooltable_macros::tool;
 pub use tooltable_runtime::call::content::Content;
 pub use tooltable_runtime::call::error::ToolError;
+pub use tooltable_runtime::call::handle::Call;
 pub use tooltable_runtime::call::result::{CallError, CallToolResult};
 pub use tooltable_runtime::rules::confirm::Confirm;
 pub use tooltable_runtime::rules::info::ToolInfo;
@@ -67,7 +69,7 @@ pub mod policy {
 pub mod registry {
     pub use tooltable_runtime::serve::pins::{Pins, SnapshotError};
     pub use tooltable_runtime::serve::registry::{
-        DISABLED, Description, Entry, Listing, RegistryBuilder,
+        Changes, DISABLED, Description, Entry, Listing, RegistryBuilder,
     };
     pub use tooltable_runtime::serve::state::{MemoryStore, StateError, StateStore};
 }
@@ -79,6 +81,18 @@ pub mod provider {
     };
     pub use tooltable_runtime::serve::provider::{BatchError, ProvidedTool, Provider};
     pub use tooltable_runtime::serve::registry::handler;
+}
+
+/// What a handler can do with its per-call [`Call`](crate::Call) handle:
+/// the questions it asks and the answers it gets, the protocol era, the
+/// caller's identity, log levels.
+pub mod call {
+    pub use tooltable_runtime::call::ask::{
+        Action, AskError, Capability, Elicitation, Elicited, Root, RootsRequest, Sampled, Sampling,
+    };
+    pub use tooltable_runtime::call::handle::{
+        ClientSupport, Era, Identity, LogLevel, PROGRESS_INTERVAL,
+    };
 }
 
 /// Content blocks beyond text, for handlers that return them, and the

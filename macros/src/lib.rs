@@ -95,21 +95,21 @@ fn reference(shape: &HandlerShape) -> TokenStream2 {
 /// The body that turns arguments into an outcome: parse, call, shape.
 fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 {
     let private = private();
-    let (parse, call) = match &shape.params {
-        Some(params) => (
-            quote!(let params: #params = #private::parse_args(args)?;),
-            quote!(#call_target(ctx, params)),
-        ),
-        None => (
-            quote!(#private::no_args(&args)?;),
-            quote!(#call_target(ctx)),
-        ),
+    let parse = match &shape.params {
+        Some(params) => quote!(let params: #params = #private::parse_args(args)?;),
+        None => quote!(#private::no_args(&args)?;),
     };
-    let call = match (shape.context.is_some() || shape.receiver, &shape.params) {
-        (true, _) => call,
-        (false, Some(_)) => quote!(#call_target(params)),
-        (false, None) => quote!(#call_target()),
-    };
+    let mut arguments = Vec::new();
+    if shape.context.is_some() || shape.receiver {
+        arguments.push(quote!(ctx));
+    }
+    if shape.params.is_some() {
+        arguments.push(quote!(params));
+    }
+    if shape.call {
+        arguments.push(quote!(call));
+    }
+    let call = quote!(#call_target(#(#arguments),*));
     let call = if shape.is_async {
         quote!(#call.await)
     } else {
@@ -136,6 +136,16 @@ fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 
         #parse
         let value = #value;
         #finish
+    }
+}
+
+/// The name the shim binds the per-call handle to: unused unless the
+/// handler takes it.
+fn call_binding(shape: &HandlerShape) -> TokenStream2 {
+    if shape.call {
+        quote!(call)
+    } else {
+        quote!(_call)
     }
 }
 
@@ -176,6 +186,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
     } else {
         quote!(_ctx)
     };
+    let call_binding = call_binding(shape);
     let (invoke, handler_value) = if shape.is_async {
         let generics = if shape.context.is_some() {
             quote!(<'a>)
@@ -185,7 +196,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
         (
             quote! {
                 #[allow(deprecated, clippy::needless_question_mark)]
-                fn invoke #generics (#ctx_binding: &'a #context_ty, args: #private::Arguments) -> #private::BoxFuture<'a, #private::Outcome> {
+                fn invoke #generics (#ctx_binding: &'a #context_ty, args: #private::Arguments, #call_binding: &'a #private::Call) -> #private::BoxFuture<'a, #private::Outcome> {
                     ::std::boxed::Box::pin(async move { #body })
                 }
             },
@@ -200,7 +211,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
         (
             quote! {
                 #[allow(deprecated, clippy::needless_question_mark)]
-                fn invoke #generics (#ctx_binding: &#context_ty, args: #private::Arguments) -> #private::Outcome {
+                fn invoke #generics (#ctx_binding: &#context_ty, args: #private::Arguments, #call_binding: &#private::Call) -> #private::Outcome {
                     #body
                 }
             },
@@ -232,12 +243,13 @@ fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStrea
     let invoke = format_ident!("__tooltable_invoke_{}", link::mangle(name));
     let ident = &handler.sig.ident;
     let body = invoke_body(quote!(Self::#ident), shape);
+    let call_binding = call_binding(shape);
     let (invoke_fn, handler_value) = if shape.is_async {
         (
             quote! {
                 #[doc(hidden)]
                 #[allow(deprecated, clippy::needless_question_mark)]
-                fn #invoke<'a>(ctx: &'a Self, args: #private::Arguments) -> #private::BoxFuture<'a, #private::Outcome> {
+                fn #invoke<'a>(ctx: &'a Self, args: #private::Arguments, #call_binding: &'a #private::Call) -> #private::BoxFuture<'a, #private::Outcome> {
                     ::std::boxed::Box::pin(async move { #body })
                 }
             },
@@ -248,7 +260,7 @@ fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStrea
             quote! {
                 #[doc(hidden)]
                 #[allow(deprecated, clippy::needless_question_mark)]
-                fn #invoke(ctx: &Self, args: #private::Arguments) -> #private::Outcome {
+                fn #invoke(ctx: &Self, args: #private::Arguments, #call_binding: &#private::Call) -> #private::Outcome {
                     #body
                 }
             },

@@ -9,6 +9,7 @@
 
 pub use crate::call::content::IntoContent;
 pub use crate::call::error::ToolError;
+pub use crate::call::handle::Call;
 pub use crate::call::handler::{Arguments, BoxFuture, Failure, Handler, Outcome, Output};
 pub use crate::call::shape::{content, no_args, parse_args, structured, text, tool_error};
 pub use crate::rules::confirm::Confirm;

@@ -8,6 +8,7 @@ use common::block_on;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::call::handle::Call;
 use tooltable_runtime::call::handler::{Arguments, BoxFuture, Outcome, Output};
 use tooltable_runtime::call::result::{CallError, CallToolResult};
 use tooltable_runtime::rules::tier::{Tier, World};
@@ -102,7 +103,7 @@ fn with_stats(description: &'static str) -> Registry<Shelf> {
 
 fn echo_handler() -> tooltable_runtime::call::handler::DynHandler<Shelf> {
     handler(
-        |_store: &Shelf, arguments: Arguments| -> BoxFuture<'_, Outcome> {
+        |_store: &Shelf, arguments: Arguments, _call: &Call| -> BoxFuture<'_, Outcome> {
             Box::pin(async move { Ok(Output::Structured(Value::Object(arguments))) })
         },
     )
@@ -113,7 +114,7 @@ fn count_tool(name: &str, description: &str) -> ProvidedTool<Shelf> {
         name,
         Tier::Read,
         description,
-        handler(|store: &Shelf, _| -> BoxFuture<'_, Outcome> {
+        handler(|store: &Shelf, _, _: &Call| -> BoxFuture<'_, Outcome> {
             let count = store.count();
             Box::pin(async move { Ok(Output::Structured(json!({"count": count}))) })
         }),
@@ -131,7 +132,7 @@ fn an_unfiltered_caller_gets_the_bytes_baked_at_build_time() {
     let listing = registry.list(&Caller::anonymous());
     assert!(matches!(listing.json, std::borrow::Cow::Borrowed(_)));
     assert_eq!(listing.json, TOOLS.list_json());
-    assert_eq!(listing.count, 6);
+    assert_eq!(listing.count, 11);
 }
 
 #[test]
@@ -140,7 +141,16 @@ fn a_registry_nobody_configured_serves_read_tools_only() {
     assert_eq!(registry.max_tier(), Tier::Read);
     assert_eq!(
         listed(&registry, &Caller::anonymous()),
-        ["items_fault", "items_get", "items_list"]
+        [
+            "items_fault",
+            "items_get",
+            "items_greet",
+            "items_list",
+            "items_progress",
+            "items_put_and_name",
+            "items_survey",
+            "items_wait"
+        ]
     );
     let shelf = Shelf::new();
     let refusal = text(call(
@@ -166,8 +176,13 @@ fn raising_the_tier_is_one_call_and_a_raised_registry_serves_the_baked_bytes() {
             "items_create",
             "items_fault",
             "items_get",
+            "items_greet",
             "items_list",
-            "items_rename"
+            "items_progress",
+            "items_put_and_name",
+            "items_rename",
+            "items_survey",
+            "items_wait"
         ]
     );
     assert!(!registry.is_unrestricted());
@@ -179,7 +194,16 @@ fn the_policy_hides_tools_from_the_list_in_name_order() {
     let registry = read_only_server();
     assert_eq!(
         listed(&registry, &Caller::anonymous()),
-        ["items_fault", "items_get", "items_list"]
+        [
+            "items_fault",
+            "items_get",
+            "items_greet",
+            "items_list",
+            "items_progress",
+            "items_put_and_name",
+            "items_survey",
+            "items_wait"
+        ]
     );
     let registry = everything().policy(GrantedPermissions).build();
     assert_eq!(
@@ -188,8 +212,13 @@ fn the_policy_hides_tools_from_the_list_in_name_order() {
             "items_create",
             "items_fault",
             "items_get",
+            "items_greet",
             "items_list",
-            "items_rename"
+            "items_progress",
+            "items_put_and_name",
+            "items_rename",
+            "items_survey",
+            "items_wait"
         ]
     );
 }
@@ -347,7 +376,7 @@ fn a_disabled_tool_is_absent_from_the_list_and_refused_and_comes_back_when_enabl
         "Tool is disabled on this server"
     );
     registry.set_enabled("items_get", true).unwrap();
-    assert_eq!(listed(&registry, &Caller::anonymous()).len(), 6);
+    assert_eq!(listed(&registry, &Caller::anonymous()).len(), 11);
 }
 
 #[test]
@@ -413,7 +442,7 @@ fn describe_lists_every_tool_for_administrators_whatever_the_caller() {
     let registry = read_only_server();
     registry.set_enabled("items_rename", false).unwrap();
     let all = registry.describe();
-    assert_eq!(all.len(), 6);
+    assert_eq!(all.len(), 11);
     let delete = all.iter().find(|d| d.name == "items_destroy").unwrap();
     assert_eq!(delete.permission.as_deref(), Some("items.delete"));
     assert_eq!(delete.tier, Tier::Destructive);
@@ -514,7 +543,7 @@ fn a_disabled_provider_is_not_registered_by_a_refresh() {
         )
         .build();
     assert_eq!(registry.refresh(), vec![]);
-    assert_eq!(listed(&registry, &Caller::anonymous()).len(), 6);
+    assert_eq!(listed(&registry, &Caller::anonymous()).len(), 11);
 }
 
 fn assert_batch_leaves_registry_unchanged(
@@ -714,7 +743,7 @@ fn a_provider_tool_that_panics_is_answered_generically() {
         "items_boom",
         Tier::Read,
         "Panics.",
-        handler(|_: &Shelf, _| -> BoxFuture<'_, Outcome> {
+        handler(|_: &Shelf, _, _: &Call| -> BoxFuture<'_, Outcome> {
             Box::pin(async { panic!("secret internal detail") })
         }),
     );

@@ -135,7 +135,16 @@ async fn every_bad_line_is_answered_and_a_valid_request_after_them_is_served() {
         .collect();
     assert_eq!(
         names,
-        ["items_fault", "items_get", "items_list"],
+        [
+            "items_fault",
+            "items_get",
+            "items_greet",
+            "items_list",
+            "items_progress",
+            "items_put_and_name",
+            "items_survey",
+            "items_wait"
+        ],
         "read tools only, by default"
     );
 }
@@ -243,8 +252,15 @@ async fn pages_of_the_largest_size_list_everything_without_overflow() {
             r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
         ))
         .await;
-    assert_eq!(second["result"]["tools"].as_array().unwrap().len(), 2);
-    assert!(second["result"].get("nextCursor").is_none());
+    assert_eq!(second["result"]["tools"].as_array().unwrap().len(), 4);
+    let cursor = second["result"]["nextCursor"].as_str().unwrap().to_owned();
+    let third = pipe
+        .ask(&format!(
+            r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
+        ))
+        .await;
+    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 3);
+    assert!(third["result"].get("nextCursor").is_none());
 }
 
 /// One HTTP/1.1 exchange on a fresh connection; returns the status and body.

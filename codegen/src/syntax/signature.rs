@@ -4,8 +4,8 @@
 //! build script needs it to know the context, parameter and output types.
 //! Both read it here. A handler is a free function or a method of an inherent
 //! impl, sync or async, taking an optional context (`&C`, or `&self` for a
-//! method) and an optional parameter type `P`, in that order, and returning
-//! `T` or `Result<T, E>`.
+//! method), an optional parameter type `P` and an optional per-call handle
+//! (`&Call`), in that order, and returning `T` or `Result<T, E>`.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -45,8 +45,27 @@ pub struct HandlerShape {
     pub context: Option<Type>,
     /// The parameter type.
     pub params: Option<Type>,
+    /// Whether it takes the per-call handle, `&Call`.
+    pub call: bool,
     /// The return type.
     pub output: OutputShape,
+}
+
+/// Whether `ty` is the per-call handle: `&Call` or `&tooltable::Call`,
+/// recognised by its spelling (a context type cannot be named `Call`).
+pub fn is_call_handle(ty: &Type) -> bool {
+    let Type::Reference(reference) = ty else {
+        return false;
+    };
+    let Type::Path(path) = &*reference.elem else {
+        return false;
+    };
+    path.qself.is_none()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|last| last.ident == "Call" && last.arguments.is_empty())
 }
 
 /// Reads the shape of a handler's signature, reporting every problem.
@@ -79,8 +98,27 @@ pub fn handler_shape(sig: &Signature) -> syn::Result<HandlerShape> {
     let mut receiver = false;
     let mut context = None;
     let mut params = None;
+    let mut call = false;
     for (index, input) in sig.inputs.iter().enumerate() {
+        if call {
+            refuse(
+                input.span(),
+                "the per-call handle comes last: write `fn tool(ctx: &C, params: P, call: &Call)`",
+            );
+            continue;
+        }
         match input {
+            FnArg::Typed(typed) if is_call_handle(&typed.ty) => {
+                if let Type::Reference(reference) = &*typed.ty
+                    && reference.mutability.is_some()
+                {
+                    refuse(
+                        reference.span(),
+                        "the per-call handle is taken as `&Call`, not `&mut Call`",
+                    );
+                }
+                call = true;
+            }
             FnArg::Receiver(r) => {
                 if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) {
                     refuse(
@@ -160,6 +198,7 @@ pub fn handler_shape(sig: &Signature) -> syn::Result<HandlerShape> {
         receiver,
         context,
         params,
+        call,
         output: output.unwrap_or(OutputShape {
             fallible: false,
             kind: OutputKind::Structured,

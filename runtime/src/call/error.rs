@@ -7,6 +7,7 @@
 //! tool's name and the caller gets only "Tool execution failed; consult the
 //! server log.", so no internals leak into a result.
 
+use crate::call::ask::{AskError, Capability};
 use std::fmt;
 
 /// An error from a tool handler.
@@ -17,6 +18,7 @@ pub struct ToolError {
 enum Kind {
     Message(String),
     Internal(Box<dyn std::error::Error + Send + Sync>),
+    MissingCapability(Capability),
 }
 
 impl ToolError {
@@ -35,19 +37,48 @@ impl ToolError {
         }
     }
 
+    /// The call needs a capability the client did not declare. On the
+    /// 2026-07-28 revision this is the protocol's own error (-32021, naming
+    /// the capability); on the `initialize` era, a result saying so.
+    pub fn missing_capability(capability: Capability) -> ToolError {
+        ToolError {
+            kind: Kind::MissingCapability(capability),
+        }
+    }
+
     /// The message for the caller, when this error has one.
     pub fn message(&self) -> Option<&str> {
         match &self.kind {
             Kind::Message(message) => Some(message),
-            Kind::Internal(_) => None,
+            Kind::Internal(_) | Kind::MissingCapability(_) => None,
+        }
+    }
+
+    /// The capability the client lacks, when that is the error.
+    pub fn missing(&self) -> Option<Capability> {
+        match &self.kind {
+            Kind::MissingCapability(capability) => Some(*capability),
+            _ => None,
         }
     }
 
     /// The underlying error, when this error is internal.
     pub fn internal_error(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         match &self.kind {
-            Kind::Message(_) => None,
             Kind::Internal(error) => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// A question that got no answer becomes the handler's error with `?`: a
+/// missing capability stays one (so the protocol's own error can answer
+/// it), anything else is a sentence for the model.
+impl From<AskError> for ToolError {
+    fn from(error: AskError) -> ToolError {
+        match error {
+            AskError::Unsupported(capability) => ToolError::missing_capability(capability),
+            other => ToolError::new(other.to_string()),
         }
     }
 }
@@ -65,6 +96,10 @@ impl fmt::Debug for ToolError {
         match &self.kind {
             Kind::Message(message) => f.debug_tuple("ToolError::Message").field(message).finish(),
             Kind::Internal(error) => f.debug_tuple("ToolError::Internal").field(error).finish(),
+            Kind::MissingCapability(c) => f
+                .debug_tuple("ToolError::MissingCapability")
+                .field(c)
+                .finish(),
         }
     }
 }
@@ -74,6 +109,9 @@ impl fmt::Display for ToolError {
         match &self.kind {
             Kind::Message(message) => f.write_str(message),
             Kind::Internal(error) => write!(f, "internal error: {error}"),
+            Kind::MissingCapability(c) => {
+                write!(f, "{}", AskError::Unsupported(*c))
+            }
         }
     }
 }

@@ -8,8 +8,9 @@
 //! or fails internally is logged with the tool's name, and the caller is told
 //! only to consult the server log.
 
+use crate::call::handle::{Call, Era};
 use crate::call::handler::{Arguments, Failure, Handler, Invoke, Output};
-use crate::call::result::{CallToolResult, GENERIC_FAILURE};
+use crate::call::result::{CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply};
 use crate::rules::confirm;
 use crate::rules::info::ToolInfo;
 use serde_json::{Map, Value};
@@ -18,25 +19,44 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+/// How a handler's run ended.
+enum Ran {
+    /// It returned, failed or panicked.
+    Finished(std::thread::Result<crate::call::handler::Outcome>),
+    /// It asked the client a question on 2026-07-28 and is waiting: the
+    /// round ends here.
+    Asked,
+}
+
 /// Runs a tool the registry let through: confirmation, arguments, handler,
-/// result shaping.
+/// result shaping. A protocol error only for a capability the client lacks
+/// on 2026-07-28; every other failure is a result with `isError: true`.
 pub(crate) async fn execute<C>(
     info: &ToolInfo<'_>,
     invoke: Invoke<'_, C>,
     wrap_output: bool,
     context: &C,
     mut arguments: Arguments,
-) -> CallToolResult {
+    call: &Call,
+) -> Result<Reply, CallError> {
     if let Some(required) = &info.confirm
         && let Err(refusal) = confirm::take(info.name, required, &mut arguments)
     {
-        return CallToolResult::error(refusal.to_string());
+        return Ok(Reply::Complete(CallToolResult::error(refusal.to_string())));
     }
-    let outcome = match invoke {
+    let ran = match invoke {
         Invoke::Static(Handler::Sync(invoke)) => {
-            catch_unwind(AssertUnwindSafe(|| invoke(context, arguments)))
+            Ran::Finished(catch_unwind(AssertUnwindSafe(|| {
+                invoke(context, arguments, call)
+            })))
         }
-        Invoke::Static(Handler::Async(invoke)) => CatchUnwind(invoke(context, arguments)).await,
+        Invoke::Static(Handler::Async(invoke)) => {
+            UntilAsked {
+                future: invoke(context, arguments, call),
+                call,
+            }
+            .await
+        }
         Invoke::Dynamic(invoke, input_schema) => {
             let given = Value::Object(arguments.clone());
             if let Err(violations) = crate::rules::validate::validate(input_schema, &given) {
@@ -52,25 +72,36 @@ pub(crate) async fn execute<C>(
                     })
                     .collect::<Vec<_>>()
                     .join("; ");
-                return CallToolResult::error(format!(
+                return Ok(Reply::Complete(CallToolResult::error(format!(
                     "Invalid arguments for {}: {detail}.",
                     info.name
-                ));
+                ))));
             }
-            match catch_unwind(AssertUnwindSafe(|| invoke(context, arguments))) {
-                Ok(future) => CatchUnwind(future).await,
-                Err(panic) => Err(panic),
+            match catch_unwind(AssertUnwindSafe(|| invoke(context, arguments, call))) {
+                Ok(future) => UntilAsked { future, call }.await,
+                Err(panic) => Ran::Finished(Err(panic)),
             }
         }
     };
-    match outcome {
+    let outcome = match ran {
+        Ran::Asked => {
+            let (requests, state) = call.end_round();
+            return Ok(Reply::InputRequired(InputRequired { requests, state }));
+        }
+        Ran::Finished(outcome) => outcome,
+    };
+    let result = match outcome {
         Ok(Ok(output)) => shape(output, wrap_output),
         Ok(Err(Failure::Arguments(detail))) => {
             CallToolResult::error(format!("Invalid arguments for {}: {detail}", info.name))
         }
-        Ok(Err(Failure::Tool(error))) => match error.message() {
-            Some(message) => CallToolResult::error(message),
-            None => {
+        Ok(Err(Failure::Tool(error))) => match (error.message(), error.missing()) {
+            (Some(message), _) => CallToolResult::error(message),
+            (None, Some(capability)) if call.era() == Era::Current => {
+                return Err(CallError::missing_capability(capability));
+            }
+            (None, Some(_)) => CallToolResult::error(error.to_string()),
+            (None, None) => {
                 tracing::error!(tool = info.name, error = %error, "tool failed");
                 CallToolResult::error(GENERIC_FAILURE)
             }
@@ -84,7 +115,8 @@ pub(crate) async fn execute<C>(
             tracing::error!(tool = info.name, panic = %message, "tool panicked");
             CallToolResult::error(GENERIC_FAILURE)
         }
-    }
+    };
+    Ok(Reply::Complete(result))
 }
 
 fn shape(output: Output, wrap: bool) -> CallToolResult {
@@ -104,19 +136,29 @@ fn shape(output: Output, wrap: bool) -> CallToolResult {
     }
 }
 
-/// Polls a future inside `catch_unwind`, so a panicking async handler
-/// becomes an error instead of tearing down the task that serves the call.
-struct CatchUnwind<F>(F);
+/// Polls a handler's future inside `catch_unwind`, so a panicking async
+/// handler becomes an error instead of tearing down the task that serves the
+/// call, and ends the round when the handler waits on a question.
+struct UntilAsked<'c, F> {
+    future: F,
+    call: &'c Call,
+}
 
-impl<F: Future + Unpin> Future for CatchUnwind<F> {
-    type Output = std::thread::Result<F::Output>;
+impl<F> Future for UntilAsked<'_, F>
+where
+    F: Future<Output = crate::call::handler::Outcome> + Unpin,
+{
+    type Output = Ran;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let inner = &mut self.0;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Ran> {
+        let inner = &mut self.future;
         match catch_unwind(AssertUnwindSafe(|| Pin::new(&mut *inner).poll(cx))) {
+            Ok(Poll::Ready(outcome)) => Poll::Ready(Ran::Finished(Ok(outcome))),
+            // Questions asked together (`join!`) are all registered in the
+            // same poll, so one round carries them all.
+            Ok(Poll::Pending) if self.call.has_asked() => Poll::Ready(Ran::Asked),
             Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
-            Err(panic) => Poll::Ready(Err(panic)),
+            Err(panic) => Poll::Ready(Ran::Finished(Err(panic))),
         }
     }
 }

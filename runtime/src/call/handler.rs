@@ -7,6 +7,7 @@
 
 use crate::call::content::Content;
 use crate::call::error::ToolError;
+use crate::call::handle::Call;
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
@@ -20,17 +21,19 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// What invoking a handler gives: its output, or why it failed.
 pub type Outcome = Result<Output, Failure>;
 
-/// How a tool's generated shim invokes its handler.
+/// How a tool's generated shim invokes its handler: with the context, the
+/// arguments and the per-call handle (which the handler may ignore).
 pub enum Handler<C: 'static> {
     /// A synchronous handler.
-    Sync(fn(&C, Arguments) -> Outcome),
+    Sync(fn(&C, Arguments, &Call) -> Outcome),
     /// An asynchronous handler.
-    Async(for<'a> fn(&'a C, Arguments) -> BoxFuture<'a, Outcome>),
+    Async(for<'a> fn(&'a C, Arguments, &'a Call) -> BoxFuture<'a, Outcome>),
 }
 
 /// The handler of a tool registered at run time by a provider.
-pub type DynHandler<C> =
-    std::sync::Arc<dyn for<'a> Fn(&'a C, Arguments) -> BoxFuture<'a, Outcome> + Send + Sync>;
+pub type DynHandler<C> = std::sync::Arc<
+    dyn for<'a> Fn(&'a C, Arguments, &'a Call) -> BoxFuture<'a, Outcome> + Send + Sync,
+>;
 
 /// A handler of either kind.
 pub(crate) enum Invoke<'h, C: 'static> {

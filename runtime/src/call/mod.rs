@@ -6,11 +6,14 @@
 //! [`ToolInfo`](crate::rules::info::ToolInfo), without knowing whether it
 //! came from the baked table or from a provider.
 
+pub mod ask;
 pub mod content;
 pub mod error;
 pub(crate) mod execute;
+pub mod handle;
 pub mod handler;
 pub mod result;
+pub(crate) mod rounds;
 pub mod shape;
 
 pub(crate) use execute::execute;

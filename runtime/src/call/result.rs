@@ -4,7 +4,9 @@
 //! model can act on) and keeps JSON-RPC errors for calls that are not tool
 //! calls at all, such as an unknown tool name.
 
+use crate::call::ask::{AskError, Capability};
 use crate::call::content::Content;
+use crate::call::rounds::State;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -77,18 +79,19 @@ impl CallToolResult {
 pub struct CallError {
     code: i32,
     message: String,
+    data: Option<Value>,
 }
 
 impl CallError {
     /// JSON-RPC's "Invalid params".
     pub const INVALID_PARAMS: i32 = -32602;
 
+    /// MCP 2026-07-28's "missing required client capability".
+    pub const MISSING_CAPABILITY: i32 = -32021;
+
     /// The error for a name that no tool has.
     pub fn unknown_tool(name: &str) -> CallError {
-        CallError {
-            code: Self::INVALID_PARAMS,
-            message: format!("Unknown tool: {name}"),
-        }
+        CallError::invalid_params(format!("Unknown tool: {name}"))
     }
 
     /// An invalid-params error with its own message.
@@ -96,7 +99,28 @@ impl CallError {
         CallError {
             code: Self::INVALID_PARAMS,
             message: message.into(),
+            data: None,
         }
+    }
+
+    /// The call needs a capability the client did not declare (2026-07-28):
+    /// `data.requiredCapabilities` names it.
+    pub fn missing_capability(capability: Capability) -> CallError {
+        let mut data = Map::new();
+        data.insert("requiredCapabilities".into(), capability.required_json());
+        CallError {
+            code: Self::MISSING_CAPABILITY,
+            message: format!(
+                "Missing required client capability: {}",
+                AskError::Unsupported(capability)
+            ),
+            data: Some(Value::Object(data)),
+        }
+    }
+
+    /// The error's `data`, if any.
+    pub fn data(&self) -> Option<&Value> {
+        self.data.as_ref()
     }
 
     /// The JSON-RPC error code.
@@ -120,3 +144,33 @@ impl std::error::Error for CallError {}
 
 /// What the caller is told when a handler panics or fails internally.
 pub const GENERIC_FAILURE: &str = "Tool execution failed; consult the server log.";
+
+/// What a served call answers: a result, or (on 2026-07-28) the questions
+/// the handler asked and the state that carries the call to its retry.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    /// The call finished.
+    Complete(CallToolResult),
+    /// The handler asked the client something.
+    InputRequired(InputRequired),
+}
+
+impl Reply {
+    /// The result of a call made with a detached handle, which cannot ask
+    /// (its questions fail with "no client"), so it always completes.
+    pub(crate) fn complete(self) -> CallToolResult {
+        match self {
+            Reply::Complete(result) => result,
+            Reply::InputRequired(_) => CallToolResult::error(AskError::NoClient.to_string()),
+        }
+    }
+}
+
+/// The questions of a round and the state for the next one.
+#[derive(Debug)]
+pub(crate) struct InputRequired {
+    /// Key, method and params of every question, in the order asked.
+    pub requests: Vec<(String, &'static str, Value)>,
+    /// What the retry needs, to be sealed before it leaves the server.
+    pub state: State,
+}

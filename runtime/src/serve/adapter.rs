@@ -8,27 +8,87 @@
 //! revision and the `initialize` era) and shapes each result for the era the
 //! peer negotiated; this adapter supplies what the current revision adds to
 //! a listing, `ttlMs` and `cacheScope`.
+//!
+//! Each call gets a [`Call`] built from the request: its era, caller,
+//! `_meta`, progress token, log level, cancellation and the client's
+//! capabilities, and a channel back to the client over rmcp's peer. On
+//! 2026-07-28 a handler's questions become an input-required result whose
+//! `requestState` is sealed with the server's key (HMAC-SHA256), so a retry
+//! resumes from state the client carried but could not change. The tool
+//! list's changes reach `initialize`-era sessions as
+//! `notifications/tools/list_changed` and 2026-07-28 clients through
+//! `subscriptions/listen`.
 
+use crate::call::ask::AskError;
 use crate::call::content::Content;
-use crate::call::result::CallToolResult;
+use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts};
+use crate::call::handler::BoxFuture;
+use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
+use crate::call::rounds::{Rounds, State};
 use crate::serve::policy::Caller;
 use crate::serve::registry::{Entry, Registry};
 use crate::wire::fingerprint::Fingerprint;
+// Logging is deprecated in rmcp (SEP-2577) but is still part of both
+// protocol eras tooltable serves.
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult as McpCallToolResult,
-    ContentBlock, CustomRequest, CustomResult, ErrorCode, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ContentBlock, CustomRequest, CustomResult, ErrorCode, Implementation, InputRequest,
+    InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestStateCodec, SealOptions,
+    ServerCapabilities, ServerConfig, ServerRequest, SubscriptionFilter, Tool,
 };
-use rmcp::service::{RequestContext, RoleServer};
+#[allow(deprecated)]
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
+use rmcp::service::{
+    NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext, SubscriptionSink,
+};
 use rmcp::{ErrorData, ServerHandler};
+use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
 
 /// Decides who is calling, from the request (its `_meta`, or the HTTP
 /// request parts rmcp's HTTP transport stores in its extensions).
 pub type CallerFn = Arc<dyn Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync>;
 
+/// How long a client may treat an unfiltered listing as fresh, by default.
+pub const DEFAULT_TTL_MS: u64 = 60_000;
+
+/// How long a `requestState` stays valid, by default: a person answering a
+/// question may take a while.
+pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(15 * 60);
+
+/// The largest sealed `requestState` issued or accepted.
+pub const MAX_STATE_BYTES: usize = 64 * 1024;
+
+/// How long the server waits for a client to answer a question on the
+/// `initialize` era, by default.
+pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
+/// How long a handler stopped for taking too long gets to finish cleanly.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// How often a session waiting for tool-list changes checks that it is
+/// still open.
+const SESSION_CHECK: Duration = Duration::from_secs(30);
+
+/// The length of a `requestState` key, in bytes.
+pub const STATE_KEY_BYTES: usize = 32;
+
+/// What one session of a client holds: its logging level, and whether it
+/// is being told about tool-list changes. Each clone of an [`McpServer`]
+/// starts a new session (rmcp makes one clone per HTTP session).
+#[derive(Default)]
+struct Session {
+    log_level: Mutex<Option<LogLevel>>,
+}
+
 /// An rmcp `ServerHandler` serving a [`Registry`].
+///
+/// Cloning it gives a handler for a new session: the clone shares the
+/// registry, the context and the state key, and starts with its own
+/// logging level.
 pub struct McpServer<C: Send + Sync + 'static> {
     registry: Registry<C>,
     context: Arc<C>,
@@ -37,7 +97,12 @@ pub struct McpServer<C: Send + Sync + 'static> {
     caller: CallerFn,
     ttl_ms: u64,
     page_size: Option<usize>,
+    call_timeout: Option<Duration>,
+    ask_timeout: Duration,
+    state: Arc<RequestStateCodec>,
+    state_ttl: Duration,
     tools: Arc<RwLock<HashMap<String, (Fingerprint, Tool)>>>,
+    session: Arc<Session>,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -50,19 +115,46 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             caller: self.caller.clone(),
             ttl_ms: self.ttl_ms,
             page_size: self.page_size,
+            call_timeout: self.call_timeout,
+            ask_timeout: self.ask_timeout,
+            state: self.state.clone(),
+            state_ttl: self.state_ttl,
             tools: self.tools.clone(),
+            session: Arc::new(Session::default()),
         }
     }
 }
 
-/// How long a client may treat an unfiltered listing as fresh, by default.
-pub const DEFAULT_TTL_MS: u64 = 60_000;
+/// Why a `requestState` key was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateKeyError(String);
+
+impl std::fmt::Display for StateKeyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StateKeyError {}
+
+fn random_key() -> Vec<u8> {
+    let mut key = vec![0u8; STATE_KEY_BYTES];
+    if let Err(error) = getrandom::fill(&mut key) {
+        // No entropy source is a broken host; a server that cannot seal state
+        // must not start quietly with a guessable key.
+        panic!("tooltable: the system has no random source for the requestState key: {error}");
+    }
+    key
+}
 
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// Serves `registry` with `context` handed to every handler. The server
-    /// names itself after the crate that declared the tools.
+    /// names itself after the crate that declared the tools, and seals
+    /// `requestState` with a key drawn at random for this process.
     pub fn new(registry: Registry<C>, context: Arc<C>) -> McpServer<C> {
         let table = registry.table();
+        let codec = RequestStateCodec::try_new(random_key())
+            .unwrap_or_else(|_| RequestStateCodec::new_unchecked(random_key()));
         McpServer {
             implementation: Implementation::new(table.crate_name(), table.crate_version()),
             registry,
@@ -71,7 +163,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             caller: Arc::new(|_| Caller::anonymous()),
             ttl_ms: DEFAULT_TTL_MS,
             page_size: None,
+            call_timeout: None,
+            ask_timeout: DEFAULT_ASK_TIMEOUT,
+            state: Arc::new(codec),
+            state_ttl: DEFAULT_STATE_TTL,
             tools: Arc::new(RwLock::new(HashMap::new())),
+            session: Arc::new(Session::default()),
         }
     }
 
@@ -117,6 +214,34 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// Stops a call that runs longer than `limit`: its handle is cancelled
+    /// and the caller told the call took too long (default: no limit).
+    pub fn call_timeout(mut self, limit: Duration) -> McpServer<C> {
+        self.call_timeout = Some(limit);
+        self
+    }
+
+    /// How long to wait for a client's answer to a question on the
+    /// `initialize` era (default 10 minutes).
+    pub fn ask_timeout(mut self, limit: Duration) -> McpServer<C> {
+        self.ask_timeout = limit;
+        self
+    }
+
+    /// The key that seals `requestState` (at least 32 bytes). Replicas that
+    /// share it can resume each other's calls; the default is random per
+    /// process.
+    pub fn state_key(mut self, key: impl Into<Vec<u8>>) -> Result<McpServer<C>, StateKeyError> {
+        let key = key.into();
+        let codec = RequestStateCodec::try_new(key).map_err(|e| {
+            StateKeyError(format!(
+                "the requestState key is refused ({e}); give at least {STATE_KEY_BYTES} random bytes"
+            ))
+        })?;
+        self.state = Arc::new(codec);
+        Ok(self)
+    }
+
     /// The registry served.
     pub fn registry(&self) -> &Registry<C> {
         &self.registry
@@ -146,12 +271,272 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     fn cache_scope(&self, caller: &Caller) -> CacheScope {
-        if caller.pins.is_none() && self.registry.is_unrestricted() {
+        if caller.pins().is_none() && self.registry.is_unrestricted() {
             CacheScope::Public
         } else {
             CacheScope::Private
         }
     }
+
+    /// Forwards every change of the tool list to a 2026-07-28 subscription
+    /// until it ends. A server that composes this adapter with prompts or
+    /// resources calls it from its own `listen`.
+    pub async fn forward_tool_changes(&self, sink: SubscriptionSink) {
+        if sink.accepted().tools_list_changed != Some(true) {
+            return;
+        }
+        let mut changes = self.registry.changes();
+        while changes.changed().await {
+            if sink.notify_tool_list_changed().await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The per-call handle of a request.
+    fn call_handle(
+        &self,
+        context: &RequestContext<RoleServer>,
+        caller: &Caller,
+        rounds: Option<Rounds>,
+        cancel: tokio_util::sync::CancellationToken,
+    ) -> Call {
+        let era = era_of(context);
+        let client = context
+            .client_capabilities()
+            .map(|c| {
+                let (form, url) = match &c.elicitation {
+                    None => (false, false),
+                    Some(e) => (e.form.is_some() || e.url.is_none(), e.url.is_some()),
+                };
+                ClientSupport {
+                    elicitation: form,
+                    url_elicitation: url,
+                    sampling: c.sampling.is_some(),
+                    roots: c.roots.is_some(),
+                }
+            })
+            .unwrap_or_default();
+        #[allow(deprecated)]
+        let log_threshold = match era {
+            Era::Current => context.meta.log_level().map(from_rmcp_level),
+            Era::Legacy => Some(
+                self.session
+                    .log_level
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .unwrap_or(LogLevel::Info),
+            ),
+        };
+        Call::served(Parts {
+            era,
+            identity: caller.shared_identity(),
+            meta: context.meta.0.0.clone(),
+            client,
+            progress_token: context
+                .meta
+                .get_progress_token()
+                .and_then(|t| serde_json::to_value(t).ok()),
+            log_threshold,
+            cancel,
+            channel: Arc::new(PeerChannel {
+                peer: context.peer.clone(),
+                timeout: self.ask_timeout,
+            }),
+            rounds,
+        })
+    }
+
+    /// Opens a retry's `requestState` and merges the answers it carries.
+    fn resume(
+        &self,
+        request: &CallToolRequestParams,
+        arguments: &Value,
+    ) -> Result<Rounds, ErrorData> {
+        let Some(sealed) = &request.request_state else {
+            return Ok(Rounds::first(arguments));
+        };
+        let refused = || {
+            ErrorData::invalid_params(
+                format!(
+                    "requestState was not issued by this server for {}, or it has expired; call the tool again without requestState",
+                    request.name
+                ),
+                None,
+            )
+        };
+        if sealed.len() > MAX_STATE_BYTES {
+            return Err(refused());
+        }
+        let state: State = self
+            .state
+            .open_json_with(sealed, request.name.as_bytes())
+            .map_err(|_| refused())?;
+        let responses = request
+            .input_responses
+            .as_ref()
+            .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default();
+        Rounds::resume(state, arguments, &responses)
+            .map_err(|e| ErrorData::invalid_params(e.0, None))
+    }
+
+    /// Ends a round: the questions, and the state sealed for the retry.
+    fn input_required(
+        &self,
+        tool: &str,
+        asked: InputRequired,
+    ) -> Result<InputRequiredResult, ErrorData> {
+        let mut requests = InputRequests::new();
+        for (key, method, params) in asked.requests {
+            let request: InputRequest =
+                serde_json::from_value(serde_json::json!({"method": method, "params": params}))
+                    .map_err(|e| {
+                        tracing::error!(tool, %key, error = %e, "a question does not fit rmcp's input request");
+                        ErrorData::internal_error(
+                            "a question could not be sent; consult the server log",
+                            None,
+                        )
+                    })?;
+            requests.insert(key, request);
+        }
+        let options = SealOptions::new()
+            .associated_data(tool.as_bytes())
+            .ttl(self.state_ttl);
+        let sealed = self
+            .state
+            .seal_json_with(&asked.state, &options)
+            .map_err(|e| {
+                tracing::error!(tool, error = %e, "requestState could not be sealed");
+                ErrorData::internal_error(
+                    "the call's state could not be kept; consult the server log",
+                    None,
+                )
+            })?;
+        if sealed.len() > MAX_STATE_BYTES {
+            return Err(ErrorData::internal_error(
+                format!(
+                    "{tool} carries more than {MAX_STATE_BYTES} bytes of answers and recorded steps between rounds; it must ask fewer or smaller questions"
+                ),
+                None,
+            ));
+        }
+        Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
+    }
+}
+
+/// The protocol era of a request.
+fn era_of(context: &RequestContext<RoleServer>) -> Era {
+    let current = context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+    if current { Era::Current } else { Era::Legacy }
+}
+
+#[allow(deprecated)]
+fn from_rmcp_level(level: LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+#[allow(deprecated)]
+fn to_rmcp_level(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+/// A call's way back to its client: rmcp's peer.
+struct PeerChannel {
+    peer: Peer<RoleServer>,
+    timeout: Duration,
+}
+
+impl Channel for PeerChannel {
+    fn notify(&self, notice: Notice) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let sent = match notice {
+                Notice::Progress {
+                    token,
+                    progress,
+                    total,
+                    message,
+                } => {
+                    let Ok(token) = serde_json::from_value::<ProgressToken>(token) else {
+                        return;
+                    };
+                    let mut param = ProgressNotificationParam::new(token, progress);
+                    if let Some(total) = total {
+                        param = param.with_total(total);
+                    }
+                    if let Some(message) = message {
+                        param = param.with_message(message);
+                    }
+                    self.peer.notify_progress(param).await
+                }
+                Notice::Log {
+                    level,
+                    logger,
+                    data,
+                } => {
+                    #[allow(deprecated)]
+                    let mut param =
+                        LoggingMessageNotificationParam::new(to_rmcp_level(level), data);
+                    if let Some(logger) = logger {
+                        param = param.with_logger(logger);
+                    }
+                    #[allow(deprecated)]
+                    self.peer.notify_logging_message(param).await
+                }
+            };
+            if let Err(error) = sent {
+                tracing::debug!(%error, "a notification to the client was not sent");
+            }
+        })
+    }
+
+    fn request(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> BoxFuture<'_, Result<Value, AskError>> {
+        Box::pin(async move {
+            let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+            match tokio::time::timeout(self.timeout, self.peer.send_request(request)).await {
+                Err(_) => Err(AskError::Failed(format!(
+                    "the client did not answer within {} s",
+                    self.timeout.as_secs()
+                ))),
+                Ok(Err(error)) => Err(AskError::Failed(error.to_string())),
+                Ok(Ok(result)) => {
+                    serde_json::to_value(result).map_err(|e| AskError::Failed(e.to_string()))
+                }
+            }
+        })
+    }
+}
+
+fn protocol_error(error: CallError) -> ErrorData {
+    ErrorData::new(
+        ErrorCode(error.code()),
+        error.message().to_owned(),
+        error.data().cloned(),
+    )
 }
 
 /// Converts a tooltable result to rmcp's. Plain text maps directly (the
@@ -182,7 +567,13 @@ pub(crate) fn to_rmcp_result(result: CallToolResult) -> McpCallToolResult {
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
-        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_logging()
+            .build();
+        let mut config = ServerConfig::new(capabilities);
         config.server_info = self.implementation.clone();
         config.instructions = self.instructions.clone();
         config
@@ -221,10 +612,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
         // Caching hints are part of the 2026-07-28 revision; earlier peers get
         // the listing exactly as their revision defines it.
-        let current = context
-            .protocol_version()
-            .is_some_and(|v| v.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
-        if current {
+        if era_of(&context) == Era::Current {
             result.ttl_ms = Some(self.ttl_ms);
             result.cache_scope = Some(self.cache_scope(&caller));
         }
@@ -237,19 +625,95 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = (self.caller)(&context);
-        let arguments = request.arguments.unwrap_or_default();
-        match self
-            .registry
-            .call(&self.context, &caller, &request.name, arguments)
-            .await
-        {
-            Ok(result) => Ok(to_rmcp_result(result).into()),
-            Err(error) => Err(ErrorData::new(
-                rmcp::model::ErrorCode(error.code()),
-                error.message().to_owned(),
-                None,
-            )),
+        let arguments = request.arguments.clone().unwrap_or_default();
+        let rounds = match era_of(&context) {
+            Era::Current => Some(self.resume(&request, &Value::Object(arguments.clone()))?),
+            Era::Legacy => None,
+        };
+        let cancel = context.ct.child_token();
+        let call = self.call_handle(&context, &caller, rounds, cancel.clone());
+        let running =
+            self.registry
+                .call_with(&self.context, &caller, &call, &request.name, arguments);
+        tokio::pin!(running);
+        let reply = match self.call_timeout {
+            None => running.await,
+            Some(limit) => match tokio::time::timeout(limit, &mut running).await {
+                Ok(reply) => reply,
+                Err(_) => {
+                    // The handler hears of it through its handle, and gets a
+                    // moment to stop cleanly before it is dropped.
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                    tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
+                    Ok(Reply::Complete(CallToolResult::error(format!(
+                        "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
+                        request.name,
+                        limit.as_millis()
+                    ))))
+                }
+            },
+        };
+        match reply.map_err(protocol_error)? {
+            Reply::Complete(result) => Ok(to_rmcp_result(result).into()),
+            Reply::InputRequired(asked) => Ok(self.input_required(&request.name, asked)?.into()),
         }
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        *self
+            .session
+            .log_level
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(from_rmcp_level(request.level));
+        Ok(())
+    }
+
+    /// An `initialize`-era session is told whenever the tools it may see
+    /// change, until it ends.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let peer = context.peer;
+        let mut changes = self.registry.changes();
+        tokio::spawn(async move {
+            // rmcp offers no signal for a session's end; look now and then.
+            let mut look = tokio::time::interval(SESSION_CHECK);
+            loop {
+                tokio::select! {
+                    changed = changes.changed() => {
+                        if !changed || peer.notify_tool_list_changed().await.is_err() {
+                            return;
+                        }
+                    }
+                    _ = look.tick() => {
+                        if peer.is_transport_closed() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        accepted.tools_list_changed = requested.tools_list_changed;
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        tokio::select! {
+            () = self.forward_tool_changes(context.sink().clone()) => {}
+            () = context.cancelled() => {}
+        }
+        Ok(())
     }
 
     /// rmcp hands a request whose params do not fit the method's schema

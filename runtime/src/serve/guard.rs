@@ -16,6 +16,8 @@ use std::fmt;
 pub(crate) const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC's "Invalid Request".
 pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC's "Invalid params".
+pub(crate) const INVALID_PARAMS: i64 = -32602;
 
 /// What a message is, once it passed the guard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,7 +137,32 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
                 return Err(refuse("`id` must be a string or an integer"));
             }
             match envelope.params {
-                None | Some(Shape::Object) => Ok(Passed { kind }),
+                None => Ok(Passed { kind }),
+                Some(Params {
+                    shape: Shape::Object,
+                    input_responses,
+                    request_state,
+                }) => {
+                    // rmcp reads a null `inputResponses` as absent, which
+                    // would quietly restart a multi-round call.
+                    let bad = match (input_responses, request_state) {
+                        (Some(shape), _) if shape != Shape::Object => Some(
+                            "`inputResponses` must be an object mapping each question's key to the client's answer",
+                        ),
+                        (_, Some(shape)) if shape != Shape::String => {
+                            Some("`requestState` must be the string the server gave")
+                        }
+                        _ => None,
+                    };
+                    match bad {
+                        Some(why) if kind == Kind::Request => Err(Refused::new(
+                            INVALID_PARAMS,
+                            format!("Invalid params: {why}"),
+                            id,
+                        )),
+                        _ => Ok(Passed { kind }),
+                    }
+                }
                 Some(_) => Err(refuse("`params` must be an object")),
             }
         }
@@ -213,16 +240,88 @@ struct Envelope {
     jsonrpc: Option<String>,
     id: Option<Value>,
     method: Option<Shape>,
-    params: Option<Shape>,
+    params: Option<Params>,
     has_result_or_error: bool,
 }
 
 /// What kind of JSON value a member holds, read without keeping it.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
     Object,
     String,
+    Null,
     Other,
+}
+
+/// The shape of `params`, and of the members the multi-round flow of
+/// 2026-07-28 reads.
+#[derive(Debug)]
+struct Params {
+    shape: Shape,
+    input_responses: Option<Shape>,
+    request_state: Option<Shape>,
+}
+
+impl<'de> Deserialize<'de> for Params {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Params, D::Error> {
+        struct ParamsVisitor;
+        impl<'de> Visitor<'de> for ParamsVisitor {
+            type Value = Params;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+                let mut params = Params {
+                    shape: Shape::Object,
+                    input_responses: None,
+                    request_state: None,
+                };
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "inputResponses" => params.input_responses = Some(map.next_value()?),
+                        "requestState" => params.request_state = Some(map.next_value()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(params)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Params, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Params::other())
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Params, E> {
+                Ok(Params::other())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params, E> {
+                Ok(Params::other())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params, E> {
+                Ok(Params::other())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params, E> {
+                Ok(Params::other())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params, E> {
+                Ok(Params::other())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Params, E> {
+                Ok(Params::other())
+            }
+        }
+        deserializer.deserialize_any(ParamsVisitor)
+    }
+}
+
+impl Params {
+    fn other() -> Params {
+        Params {
+            shape: Shape::Other,
+            input_responses: None,
+            request_state: None,
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Shape {
@@ -257,7 +356,7 @@ impl<'de> Deserialize<'de> for Shape {
                 Ok(Shape::Other)
             }
             fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
-                Ok(Shape::Other)
+                Ok(Shape::Null)
             }
         }
         deserializer.deserialize_any(ShapeVisitor)
@@ -373,6 +472,22 @@ mod tests {
             assert_eq!(refusal.code, INVALID_REQUEST);
             assert_eq!(refusal.id, Value::Null);
         }
+    }
+
+    #[test]
+    fn a_null_or_non_object_input_responses_is_invalid_params() {
+        for responses in ["null", "5", "[]"] {
+            let refusal = refused(&format!(
+                r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"t","inputResponses":{responses}}}}}"#
+            ));
+            assert_eq!((refusal.code, &refusal.id), (INVALID_PARAMS, &json!(4)));
+        }
+        let refusal = refused(
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"requestState":7}}"#,
+        );
+        assert_eq!(refusal.code, INVALID_PARAMS);
+        let fine = r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"inputResponses":{},"requestState":"s"}}"#;
+        assert!(inspect(fine.as_bytes(), DEPTH).is_ok());
     }
 
     #[test]

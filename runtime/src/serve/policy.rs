@@ -7,6 +7,7 @@
 //! an unknown tool). Built-in policies cover granted permissions, a maximum
 //! tier raised by a named switch, enabled toolsets, and their combination.
 
+use crate::call::handle::Identity;
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
 use crate::serve::pins::Pins;
@@ -17,14 +18,12 @@ use std::sync::Arc;
 /// Who is asking: what a request carries about its caller.
 #[derive(Clone, Debug, Default)]
 pub struct Caller {
-    /// The permissions this caller holds.
-    pub permissions: BTreeSet<String>,
-    /// The tools this caller's conversation pinned, if it pinned any.
-    pub pins: Option<Arc<Pins>>,
+    identity: Arc<Identity>,
+    pins: Option<Arc<Pins>>,
 }
 
 impl Caller {
-    /// A caller with no permissions and no pins.
+    /// A caller with no identity, no permissions and no pins.
     pub fn anonymous() -> Caller {
         Caller::default()
     }
@@ -35,8 +34,17 @@ impl Caller {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        Caller {
+        Caller::from_identity(Identity {
+            subject: None,
             permissions: permissions.into_iter().map(Into::into).collect(),
+        })
+    }
+
+    /// A caller with this identity (an authenticated subject and the
+    /// permissions it was granted).
+    pub fn from_identity(identity: Identity) -> Caller {
+        Caller {
+            identity: Arc::new(identity),
             pins: None,
         }
     }
@@ -45,6 +53,33 @@ impl Caller {
     pub fn pinned(mut self, pins: Pins) -> Caller {
         self.pins = Some(Arc::new(pins));
         self
+    }
+
+    /// Who the caller is.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    pub(crate) fn shared_identity(&self) -> Arc<Identity> {
+        self.identity.clone()
+    }
+
+    /// The permissions the caller holds.
+    pub fn permissions(&self) -> &BTreeSet<String> {
+        &self.identity.permissions
+    }
+
+    /// The pins of the caller's conversation, if it pinned any.
+    pub fn pins(&self) -> Option<&Pins> {
+        self.pins.as_deref()
+    }
+
+    /// The same caller, outside any pinned conversation.
+    pub(crate) fn unpinned(&self) -> Caller {
+        Caller {
+            identity: self.identity.clone(),
+            pins: None,
+        }
     }
 }
 
@@ -96,7 +131,7 @@ pub struct GrantedPermissions;
 impl Policy for GrantedPermissions {
     fn check(&self, tool: &ToolInfo<'_>, caller: &Caller) -> Access {
         match tool.permission {
-            Some(needed) if !caller.permissions.contains(needed) => Err(Refusal(format!(
+            Some(needed) if !caller.permissions().contains(needed) => Err(Refusal(format!(
                 "{} needs the permission `{needed}`, which this caller has not been granted; ask for it to be granted",
                 tool.name
             ))),

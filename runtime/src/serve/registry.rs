@@ -9,8 +9,9 @@
 //! nowhere else: unknown tool (JSON-RPC -32602) → policy → enabled → pin →
 //! confirmation → arguments → handler.
 
+use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
-use crate::call::result::{CallError, CallToolResult};
+use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
 use crate::rules::tier::World;
@@ -131,6 +132,8 @@ struct Configured<C: 'static> {
 
 struct Inner<C: 'static> {
     table: &'static Table<C>,
+    /// Bumped whenever what a caller may see can have changed.
+    changes: tokio::sync::watch::Sender<u64>,
     max_tier: MaxTier,
     /// Whether every tool of the table is within `max_tier`.
     table_within_tier: bool,
@@ -225,6 +228,7 @@ impl<C: 'static> RegistryBuilder<C> {
         Registry {
             inner: Arc::new(Inner {
                 table: self.table,
+                changes: tokio::sync::watch::Sender::new(0),
                 table_within_tier: self
                     .table
                     .tools()
@@ -242,6 +246,18 @@ impl<C: 'static> RegistryBuilder<C> {
                 }),
             }),
         }
+    }
+}
+
+/// Changes of what callers may see (a tool switched on or off, a provider
+/// registered), for telling clients their tool list changed. Changes that
+/// come faster than they are read are coalesced into one.
+pub struct Changes(tokio::sync::watch::Receiver<u64>);
+
+impl Changes {
+    /// Waits for the next change; `false` once the registry is gone.
+    pub async fn changed(&mut self) -> bool {
+        self.0.changed().await.is_ok()
     }
 }
 
@@ -360,7 +376,7 @@ impl<C: 'static> Registry<C> {
         if self.access(&info, caller).is_err() || !self.is_enabled(info.name) {
             return false;
         }
-        match &caller.pins {
+        match caller.pins() {
             Some(pins) => pins.get(info.name) == Some(entry.fingerprint()),
             None => true,
         }
@@ -406,7 +422,7 @@ impl<C: 'static> Registry<C> {
     }
 
     fn is_unfiltered(&self, caller: &Caller) -> bool {
-        caller.pins.is_none()
+        caller.pins().is_none()
             && self.is_unrestricted()
             && self.inner.store.as_ref().is_none_or(|s| !s.has_disabled())
             && self.read_provided().tools.is_empty()
@@ -423,6 +439,21 @@ impl<C: 'static> Registry<C> {
         name: &str,
         arguments: Arguments,
     ) -> Result<CallToolResult, CallError> {
+        let call = Call::detached_as(caller.shared_identity());
+        self.call_with(context, caller, &call, name, arguments)
+            .await
+            .map(Reply::complete)
+    }
+
+    /// [`Registry::call`] with the per-call handle of a served request.
+    pub(crate) async fn call_with(
+        &self,
+        context: &C,
+        caller: &Caller,
+        call: &Call,
+        name: &str,
+        arguments: Arguments,
+    ) -> Result<Reply, CallError> {
         let entry = self
             .get(name)
             .ok_or_else(|| CallError::unknown_tool(name))?;
@@ -431,32 +462,44 @@ impl<C: 'static> Registry<C> {
             if self.inner.conceal {
                 return Err(CallError::unknown_tool(name));
             }
-            return Ok(CallToolResult::error(refusal.0));
+            return Ok(Reply::Complete(CallToolResult::error(refusal.0)));
         }
         if !self.is_enabled(name) {
-            return Ok(CallToolResult::error(DISABLED));
+            return Ok(Reply::Complete(CallToolResult::error(DISABLED)));
         }
-        if let Some(pins) = &caller.pins {
+        if let Some(pins) = caller.pins() {
             match pins.get(name) {
-                None => return Ok(CallToolResult::error(pins::unpinned_sentence(name))),
+                None => {
+                    return Ok(Reply::Complete(CallToolResult::error(
+                        pins::unpinned_sentence(name),
+                    )));
+                }
                 Some(pinned) if pinned != entry.fingerprint() => {
-                    return Ok(CallToolResult::error(pins::changed_sentence(
-                        name,
-                        pinned,
-                        entry.fingerprint(),
+                    return Ok(Reply::Complete(CallToolResult::error(
+                        pins::changed_sentence(name, pinned, entry.fingerprint()),
                     )));
                 }
                 Some(_) => {}
             }
         }
-        Ok(crate::call::execute(
+        crate::call::execute(
             &info,
             entry.invoke(),
             entry.wraps_output(),
             context,
             arguments,
+            call,
         )
-        .await)
+        .await
+    }
+
+    /// Changes from now on of what callers may see.
+    pub fn changes(&self) -> Changes {
+        Changes(self.inner.changes.subscribe())
+    }
+
+    fn changed(&self) {
+        self.inner.changes.send_modify(|version| *version += 1);
     }
 
     /// Whether tools can be switched on and off at run time.
@@ -478,7 +521,12 @@ impl<C: 'static> Registry<C> {
         if self.get(name).is_none() {
             return Err(StateError::UnknownTool(name.to_owned()));
         }
-        store.set_enabled(name, enabled);
+        if self.is_enabled(name) != enabled {
+            store.set_enabled(name, enabled);
+            self.changed();
+        } else {
+            store.set_enabled(name, enabled);
+        }
         Ok(())
     }
 
@@ -507,10 +555,7 @@ impl<C: 'static> Registry<C> {
     /// read-only, not destructive, closed-world (or a named open-world
     /// exception), and on `allowlist`.
     pub fn snapshot(&self, caller: &Caller, allowlist: &[&str]) -> Result<Pins, SnapshotError> {
-        let unpinned = Caller {
-            pins: None,
-            ..caller.clone()
-        };
+        let unpinned = caller.unpinned();
         let chosen = self
             .entries()
             .into_iter()
@@ -558,6 +603,8 @@ impl<C: 'static> Registry<C> {
         provided.tools.extend(registered.into_iter().map(Arc::new));
         provided.tools.sort_by(|a, b| a.name.cmp(&b.name));
         provided.providers.insert(name);
+        drop(provided);
+        self.changed();
         Ok(count)
     }
 
@@ -588,7 +635,7 @@ impl<C: 'static> Registry<C> {
 pub fn handler<C, F>(f: F) -> DynHandler<C>
 where
     C: 'static,
-    F: for<'a> Fn(&'a C, Arguments) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
+    F: for<'a> Fn(&'a C, Arguments, &'a Call) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     Arc::new(f)
 }

@@ -7,8 +7,9 @@
 //! computed at start-up; a lookup by name goes through the hash index the
 //! build script laid out (see [`crate::table::name_index`]).
 
+use crate::call::handle::Call;
 use crate::call::handler::{Handler, Invoke};
-use crate::call::result::{CallError, CallToolResult};
+use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::rules::info::ToolInfo;
 use crate::rules::names::NameProfile;
 use crate::table::name_index::NameIndex;
@@ -196,7 +197,8 @@ impl<C: 'static> Table<C> {
         self.list_json
     }
 
-    /// Calls the tool `name` with `arguments`.
+    /// Calls the tool `name` with `arguments`, with a detached per-call
+    /// handle (no client to report to or ask).
     ///
     /// An unknown name is a protocol error (JSON-RPC -32602). Everything else
     /// (a refused confirmation, arguments that do not fit the parameter type,
@@ -210,14 +212,17 @@ impl<C: 'static> Table<C> {
         let tool = self
             .get(name)
             .ok_or_else(|| CallError::unknown_tool(name))?;
-        Ok(crate::call::execute(
+        let call = Call::detached();
+        crate::call::execute(
             tool.info(),
             tool.invoke(),
             tool.wraps_output(),
             context,
             arguments,
+            &call,
         )
-        .await)
+        .await
+        .map(Reply::complete)
     }
 
     /// The manifest, rendered from the baked data. It equals, byte for byte,

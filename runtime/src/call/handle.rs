@@ -1,0 +1,486 @@
+//! The per-call handle: what a handler may ask of the client while it runs.
+//!
+//! A handler that takes a `&Call` argument (recognised by its type, not
+//! part of the input schema) can report progress, send log messages, notice
+//! that the call was cancelled, ask the person a question, ask the client's
+//! model to write, learn the client's roots, and see who is calling. The two
+//! protocol eras do these differently underneath: on the `initialize` era a
+//! question is a request the server sends the client, and the handler waits
+//! for the answer; on 2026-07-28 a question ends the round with an
+//! input-required result, and the retry runs the handler again with the
+//! answers (see [`super::rounds`]). The handler's code is the same for both.
+//!
+//! A call made directly on a table, with no client, gets a detached handle:
+//! progress and logs go nowhere, it is never cancelled, and questions fail
+//! with [`AskError::NoClient`].
+
+use crate::call::ask::{
+    AskError, Capability, Elicitation, Elicited, Question, Root, RootsRequest, Sampled, Sampling,
+    read_elicited, read_roots, read_sampled,
+};
+use crate::call::error::ToolError;
+use crate::call::handler::BoxFuture;
+use crate::call::rounds::{Rounds, State, question_digest};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// The protocol era a call arrived in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Era {
+    /// The `initialize` era (2025-11-25 and earlier): a session, and
+    /// requests from the server to the client.
+    Legacy,
+    /// The stateless 2026-07-28 revision: every request stands alone, and
+    /// questions travel as input-required results.
+    Current,
+}
+
+/// Who is calling: what the policy saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Identity {
+    /// The authenticated subject (a token's `sub`), if any.
+    pub subject: Option<String>,
+    /// The permissions granted.
+    pub permissions: BTreeSet<String>,
+}
+
+/// How severe a log message is, from least to most (RFC 5424's levels, as
+/// MCP uses them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogLevel {
+    /// Detail for debugging.
+    Debug,
+    /// Normal operation.
+    Info,
+    /// Normal but significant.
+    Notice,
+    /// Something to look at.
+    Warning,
+    /// An error.
+    Error,
+    /// A critical condition.
+    Critical,
+    /// Act now.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, from least to most severe.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The spelling MCP uses.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    /// Parses MCP's spelling.
+    pub fn parse(text: &str) -> Option<LogLevel> {
+        LogLevel::ALL.into_iter().find(|l| l.as_str() == text)
+    }
+}
+
+impl fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the client declared it can do, for the questions a handler asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientSupport {
+    /// Form-mode elicitation.
+    pub elicitation: bool,
+    /// URL-mode elicitation.
+    pub url_elicitation: bool,
+    /// Sampling.
+    pub sampling: bool,
+    /// Roots.
+    pub roots: bool,
+}
+
+impl ClientSupport {
+    /// Whether the client declared `capability`.
+    pub fn has(&self, capability: Capability) -> bool {
+        match capability {
+            Capability::Elicitation => self.elicitation,
+            Capability::UrlElicitation => self.url_elicitation,
+            Capability::Sampling => self.sampling,
+            Capability::Roots => self.roots,
+        }
+    }
+}
+
+/// A message from the server to the client about a call in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Notice {
+    Progress {
+        token: Value,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    Log {
+        level: LogLevel,
+        logger: Option<String>,
+        data: Value,
+    },
+}
+
+/// How a served call reaches its client; the serving layer implements it.
+pub(crate) trait Channel: Send + Sync {
+    /// Sends a notification; a failure to send is logged, not returned.
+    fn notify(&self, notice: Notice) -> BoxFuture<'_, ()>;
+    /// Sends a request on the `initialize` era and waits for the result.
+    fn request(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> BoxFuture<'_, Result<Value, AskError>>;
+}
+
+/// How often progress may be reported: faster reports are dropped, except
+/// the first and the one that reaches the total.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(25);
+
+/// What one run of the handler did that the next round needs.
+#[derive(Default)]
+struct RoundLog {
+    /// Questions asked and not yet answered, in the order asked.
+    asked: Vec<(String, Question)>,
+    /// Steps run in this round.
+    steps: BTreeMap<String, Value>,
+    /// How many questions the handler asked so far, for default keys.
+    questions: usize,
+    /// When progress was last sent.
+    last_progress: Option<Instant>,
+}
+
+/// The per-call handle a handler may take as `&Call`.
+pub struct Call {
+    era: Era,
+    identity: Arc<Identity>,
+    meta: Map<String, Value>,
+    client: ClientSupport,
+    progress_token: Option<Value>,
+    log_threshold: Option<LogLevel>,
+    cancel: Option<CancellationToken>,
+    channel: Option<Arc<dyn Channel>>,
+    rounds: Option<Rounds>,
+    log: Mutex<RoundLog>,
+}
+
+impl fmt::Debug for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Call")
+            .field("era", &self.era)
+            .field("identity", &self.identity)
+            .field("client", &self.client)
+            .field("progress_token", &self.progress_token)
+            .field("log_threshold", &self.log_threshold)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a served call is made of; the serving layer fills it in.
+pub(crate) struct Parts {
+    pub era: Era,
+    pub identity: Arc<Identity>,
+    pub meta: Map<String, Value>,
+    pub client: ClientSupport,
+    pub progress_token: Option<Value>,
+    pub log_threshold: Option<LogLevel>,
+    pub cancel: CancellationToken,
+    pub channel: Arc<dyn Channel>,
+    pub rounds: Option<Rounds>,
+}
+
+impl Call {
+    /// A handle for a call made directly, with no client: progress and logs
+    /// go nowhere, it is never cancelled, questions fail.
+    pub fn detached() -> Call {
+        Call::detached_as(Arc::new(Identity::default()))
+    }
+
+    pub(crate) fn detached_as(identity: Arc<Identity>) -> Call {
+        Call {
+            era: Era::Legacy,
+            identity,
+            meta: Map::new(),
+            client: ClientSupport::default(),
+            progress_token: None,
+            log_threshold: None,
+            cancel: None,
+            channel: None,
+            rounds: None,
+            log: Mutex::new(RoundLog::default()),
+        }
+    }
+
+    pub(crate) fn served(parts: Parts) -> Call {
+        Call {
+            era: parts.era,
+            identity: parts.identity,
+            meta: parts.meta,
+            client: parts.client,
+            progress_token: parts.progress_token,
+            log_threshold: parts.log_threshold,
+            cancel: Some(parts.cancel),
+            channel: Some(parts.channel),
+            rounds: parts.rounds,
+            log: Mutex::new(RoundLog::default()),
+        }
+    }
+
+    fn round(&self) -> std::sync::MutexGuard<'_, RoundLog> {
+        // A handler that panicked mid-round leaves a log that is still whole.
+        self.log.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The protocol era the call arrived in.
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// Who is calling, as the policy saw them.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The request's `_meta`.
+    pub fn meta(&self) -> &Map<String, Value> {
+        &self.meta
+    }
+
+    /// What the client declared it can be asked.
+    pub fn client(&self) -> ClientSupport {
+        self.client
+    }
+
+    /// Reports progress: `progress` so far, of `total` if known, with a
+    /// message. Nothing is sent when the client gave no progress token, and
+    /// reports faster than [`PROGRESS_INTERVAL`] are dropped (the first and
+    /// the last, at the total, always go), so a tight loop cannot flood the
+    /// transport.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let (Some(token), Some(channel)) = (&self.progress_token, &self.channel) else {
+            return;
+        };
+        if self.is_cancelled() {
+            return;
+        }
+        {
+            let mut round = self.round();
+            let now = Instant::now();
+            let last = total.is_some_and(|t| progress >= t);
+            let due = round
+                .last_progress
+                .is_none_or(|at| now.duration_since(at) >= PROGRESS_INTERVAL);
+            if !(due || last) {
+                return;
+            }
+            round.last_progress = Some(now);
+        }
+        channel
+            .notify(Notice::Progress {
+                token: token.clone(),
+                progress,
+                total,
+                message: message.map(str::to_owned),
+            })
+            .await;
+    }
+
+    /// Whether a message at `level` would reach the client.
+    pub fn logs(&self, level: LogLevel) -> bool {
+        self.channel.is_some() && self.log_threshold.is_some_and(|t| level >= t)
+    }
+
+    /// Sends a log message to the client, when the client asked for that
+    /// level: on the `initialize` era with `logging/setLevel` (every level
+    /// from `info` until it does), on 2026-07-28 only when the request's
+    /// `_meta` asked for it.
+    pub async fn log(&self, level: LogLevel, data: impl Serialize) {
+        if !self.logs(level) || self.is_cancelled() {
+            return;
+        }
+        let Some(channel) = &self.channel else {
+            return;
+        };
+        let data = serde_json::to_value(data).unwrap_or(Value::Null);
+        channel
+            .notify(Notice::Log {
+                level,
+                logger: None,
+                data,
+            })
+            .await;
+    }
+
+    /// Sends an `info` log message.
+    pub async fn info(&self, message: &str) {
+        self.log(LogLevel::Info, message).await;
+    }
+
+    /// Sends a `warning` log message.
+    pub async fn warning(&self, message: &str) {
+        self.log(LogLevel::Warning, message).await;
+    }
+
+    /// Whether the call was cancelled: by the client, by the client going
+    /// away, or by the server's time limit for a call.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(CancellationToken::is_cancelled)
+    }
+
+    /// Completes when the call is cancelled; never, for a detached call.
+    pub async fn cancelled(&self) {
+        match &self.cancel {
+            Some(token) => token.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Asks the person a question. On the `initialize` era the client is
+    /// asked now; on 2026-07-28 the round ends and the handler runs again
+    /// with the answer. Declining or cancelling is an answer, not an error.
+    pub async fn elicit(&self, question: Elicitation) -> Result<Elicited, AskError> {
+        let (key, answer) = self.ask(Question::Elicit(question)).await?;
+        read_elicited(&key, &answer)
+    }
+
+    /// Asks the client's model to write a message.
+    pub async fn sample(&self, request: Sampling) -> Result<Sampled, AskError> {
+        let (key, answer) = self.ask(Question::Sample(request)).await?;
+        read_sampled(&key, &answer)
+    }
+
+    /// Asks for the client's roots.
+    pub async fn roots(&self, request: RootsRequest) -> Result<Vec<Root>, AskError> {
+        let (key, answer) = self.ask(Question::Roots(request)).await?;
+        read_roots(&key, &answer)
+    }
+
+    /// Runs a side effect once per call, across rounds. On 2026-07-28 a
+    /// handler that asks a question runs again on the retry; a step it ran
+    /// before the question returns its recorded result instead of running
+    /// again. Write effects that precede a question as steps (or ask first).
+    /// On the `initialize` era, and for a detached call, the step just runs.
+    pub async fn step<T, F, Fut>(&self, name: &str, effect: F) -> Result<T, ToolError>
+    where
+        T: Serialize + DeserializeOwned,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<T, ToolError>>,
+    {
+        if self.era == Era::Legacy || self.rounds.is_none() {
+            return effect().await;
+        }
+        if let Some(recorded) = self.rounds.as_ref().and_then(|r| r.steps.get(name)) {
+            return serde_json::from_value(recorded.clone()).map_err(ToolError::internal);
+        }
+        let value = effect().await?;
+        let recorded = serde_json::to_value(&value).map_err(ToolError::internal)?;
+        self.round().steps.insert(name.to_owned(), recorded);
+        Ok(value)
+    }
+
+    /// The key of the next question: its own, or its order in the call.
+    fn next_key(&self, question: &Question) -> String {
+        let mut round = self.round();
+        round.questions += 1;
+        match question.explicit_key() {
+            Some(key) => key.to_owned(),
+            None => format!("q{}", round.questions),
+        }
+    }
+
+    async fn ask(&self, question: Question) -> Result<(String, Value), AskError> {
+        let key = self.next_key(&question);
+        let Some(channel) = &self.channel else {
+            return Err(AskError::NoClient);
+        };
+        if !self.client.has(question.capability()) {
+            return Err(AskError::Unsupported(question.capability()));
+        }
+        match self.era {
+            Era::Legacy => {
+                let cancelled = self.cancelled();
+                tokio::select! {
+                    answer = channel.request(question.method(), question.params()) => {
+                        answer.map(|a| (key, a))
+                    }
+                    () = cancelled => Err(AskError::Cancelled),
+                }
+            }
+            Era::Current => {
+                let digest = question_digest(question.method(), &question.params());
+                if let Some((asked, answer)) =
+                    self.rounds.as_ref().and_then(|r| r.answers.get(&key))
+                {
+                    if *asked != digest {
+                        return Err(AskError::BadAnswer {
+                            key,
+                            why: "the handler asked a different question under this key than the one answered; a question may depend only on the arguments and earlier answers".into(),
+                        });
+                    }
+                    return Ok((key, answer.clone()));
+                }
+                self.round().asked.push((key, question));
+                // The round ends here: the executor sees the question, drops
+                // the handler and answers input-required.
+                std::future::pending().await
+            }
+        }
+    }
+
+    /// Whether the handler asked a question this round that has no answer.
+    pub(crate) fn has_asked(&self) -> bool {
+        !self.round().asked.is_empty()
+    }
+
+    /// The questions of this round, and the state that carries the call to
+    /// the next one.
+    pub(crate) fn end_round(&self) -> (Vec<(String, &'static str, Value)>, State) {
+        let mut round = self.round();
+        let asked = std::mem::take(&mut round.asked);
+        let steps = std::mem::take(&mut round.steps);
+        let digests = asked
+            .iter()
+            .map(|(key, q)| (key.clone(), question_digest(q.method(), &q.params())))
+            .collect();
+        let requests = asked
+            .into_iter()
+            .map(|(key, q)| (key, q.method(), q.params()))
+            .collect();
+        let rounds = self.rounds.clone().unwrap_or_default();
+        (requests, rounds.next(steps, digests))
+    }
+}

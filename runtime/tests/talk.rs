@@ -1,0 +1,645 @@
+//! Handlers that talk back through their per-call handle, driven by rmcp's
+//! own client in both protocol eras: progress, logs, cancellation, and
+//! questions (asked over the session on the `initialize` era, as
+//! input-required rounds on 2026-07-28, which rmcp's client drives).
+
+// Sampling and roots are deprecated in rmcp (SEP-2577) but still part of
+// both protocol eras tooltable serves.
+#![allow(deprecated)]
+
+use rmcp::model::{
+    CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig,
+    ClientRequest, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationCapability, Implementation,
+    ProgressNotificationParam, ProtocolVersion, Request, RootsCapabilities, SamplingCapability,
+    SamplingMessage,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, PeerRequestOptions, RequestContext,
+    RoleClient, RunningService,
+};
+use rmcp::{ClientHandler, ErrorData};
+use serde_json::{Value, json};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::serve::registry::Registry;
+use tooltable_runtime::serve::server::Server;
+
+/// A client that answers every question, and records what it was told.
+#[derive(Clone, Default)]
+struct Client {
+    capable: bool,
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    questions: Arc<Mutex<Vec<String>>>,
+    list_changes: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.capable {
+            capabilities.elicitation = Some(ElicitationCapability::new());
+            capabilities.sampling = Some(SamplingCapability::default());
+            capabilities.roots = Some(RootsCapabilities::default());
+        }
+        ClientConfig::new(capabilities, Implementation::new("talk-tests", "0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let message = match &request {
+            ElicitRequestParams::FormElicitationParams { message, .. } => message.clone(),
+            other => format!("{other:?}"),
+        };
+        self.questions.lock().unwrap().push(message.clone());
+        let name = if message.contains("item") {
+            "lamp"
+        } else {
+            "Alice"
+        };
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": name})))
+    }
+
+    async fn create_message(
+        &self,
+        _: CreateMessageRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text("Hello there!"),
+            "test-model".into(),
+        ))
+    }
+
+    async fn list_roots(
+        &self,
+        _: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, ErrorData> {
+        Ok(rmcp::model::ListRootsResult::new(vec![
+            rmcp::model::Root::new("file:///work"),
+        ]))
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.list_changes.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+fn lifecycles() -> [(&'static str, ClientLifecycleMode); 2] {
+    [
+        ("legacy", ClientLifecycleMode::Initialize),
+        (
+            "2026-07-28",
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        ),
+    ]
+}
+
+async fn connect(
+    server: Server<tooltable_runtime::serve::adapter::McpServer<Shelf>>,
+    client: Client,
+    lifecycle: ClientLifecycleMode,
+) -> RunningService<RoleClient, Client> {
+    let (server_side, client_side) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(server_side);
+        server.handle_signals(false).serve_io(read, write).await
+    });
+    client
+        .serve_with_lifecycle(client_side, lifecycle)
+        .await
+        .expect("the client connects")
+}
+
+fn server(shelf: Arc<Shelf>) -> Server<tooltable_runtime::serve::adapter::McpServer<Shelf>> {
+    Server::new(Registry::new(&TOOLS), shelf)
+}
+
+fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .find_map(|c| c.as_text().map(|t| t.text.clone()))
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_question_is_answered_in_both_eras_with_the_same_handler() {
+    for (era, lifecycle) in lifecycles() {
+        let client = Client {
+            capable: true,
+            ..Client::default()
+        };
+        let running = connect(server(Arc::default()), client.clone(), lifecycle).await;
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_greet"))
+            .await
+            .unwrap_or_else(|e| panic!("{era}: {e}"));
+        assert_eq!(text(&result), "Hello, Alice!", "{era}");
+        assert_eq!(client.questions.lock().unwrap().len(), 1, "{era}");
+        running.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn questions_asked_together_travel_in_one_round() {
+    for (era, lifecycle) in lifecycles() {
+        let client = Client {
+            capable: true,
+            ..Client::default()
+        };
+        let running = connect(server(Arc::default()), client, lifecycle).await;
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_survey"))
+            .await
+            .unwrap_or_else(|e| panic!("{era}: {e}"));
+        assert_eq!(
+            result.structured_content,
+            Some(json!({"name": "Alice", "greeting": "Hello there!", "roots": 1})),
+            "{era}"
+        );
+        running.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_step_before_a_question_runs_once_though_the_handler_runs_again() {
+    for (era, lifecycle) in lifecycles() {
+        let shelf = Arc::new(Shelf::new());
+        let client = Client {
+            capable: true,
+            ..Client::default()
+        };
+        let running = connect(server(shelf.clone()), client, lifecycle).await;
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_put_and_name"))
+            .await
+            .unwrap_or_else(|e| panic!("{era}: {e}"));
+        assert_eq!(text(&result), "item 1 is lamp", "{era}");
+        assert_eq!(shelf.count(), 1, "{era}: the put ran once");
+        running.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_cannot_be_asked_is_refused_in_the_terms_of_its_era() {
+    let legacy = connect(
+        server(Arc::default()),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let result = legacy
+        .call_tool(CallToolRequestParams::new("items_greet"))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text(&result),
+        "the client did not declare the elicitation capability, so it cannot be asked"
+    );
+    legacy.cancel().await.unwrap();
+
+    let (_, current) = lifecycles().into_iter().nth(1).unwrap();
+    let current = connect(server(Arc::default()), Client::default(), current).await;
+    let error = current
+        .call_tool(CallToolRequestParams::new("items_greet"))
+        .await
+        .expect_err("a protocol error on 2026-07-28");
+    let message = error.to_string();
+    assert!(
+        message.contains("-32021") || message.contains("Missing required client capability"),
+        "{message}"
+    );
+    current.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn progress_reaches_the_client_throttled_with_the_first_and_the_last() {
+    for (era, lifecycle) in lifecycles() {
+        let client = Client::default();
+        let running = connect(server(Arc::default()), client.clone(), lifecycle).await;
+        let mut call = CallToolRequestParams::new("items_progress");
+        call.arguments = Some(json!({"steps": 200}).as_object().cloned().unwrap());
+        running
+            .call_tool(call)
+            .await
+            .unwrap_or_else(|e| panic!("{era}: {e}"));
+        // Notifications are sent before the result, on the same transport.
+        let progress = client.progress.lock().unwrap().clone();
+        assert!(
+            (2..50).contains(&progress.len()),
+            "{era}: a tight loop of 201 reports is throttled, got {}",
+            progress.len()
+        );
+        assert_eq!(progress[0].progress, 0.0, "{era}");
+        assert_eq!(progress.last().unwrap().progress, 200.0, "{era}");
+        assert_eq!(progress.last().unwrap().total, Some(200.0), "{era}");
+        running.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_call_reaches_its_handler_within_a_second() {
+    let shelf = Arc::new(Shelf::new());
+    let running = connect(
+        server(shelf.clone()),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let peer = running.peer().clone();
+    let handle = peer
+        .send_request_with_option(
+            ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("items_wait"))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    peer.notify_cancelled(CancelledNotificationParam::new(
+        Some(handle.id.clone()),
+        Some("test".into()),
+    ))
+    .await
+    .unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    while shelf.cancelled.load(Ordering::SeqCst) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the handler saw the cancellation"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_call_over_the_time_limit_is_cancelled_through_its_handle_and_answered() {
+    let shelf = Arc::new(Shelf::new());
+    let server = Server::from_handler(
+        tooltable_runtime::serve::adapter::McpServer::new(Registry::new(&TOOLS), shelf.clone())
+            .call_timeout(Duration::from_millis(100)),
+    );
+    let running = connect(server, Client::default(), ClientLifecycleMode::Initialize).await;
+    let result = running
+        .call_tool(CallToolRequestParams::new("items_wait"))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text(&result),
+        "items_wait took longer than this server's limit of 100 ms for a call, and was stopped; try again with less to do"
+    );
+    assert_eq!(
+        shelf.cancelled.load(Ordering::SeqCst),
+        1,
+        "the handler saw it"
+    );
+    running.cancel().await.unwrap();
+}
+
+/// A raw 2026-07-28 client on a pipe: one request per line, its answer back.
+struct Raw {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    read: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    next: u64,
+}
+
+impl Raw {
+    fn start(shelf: Arc<Shelf>) -> Raw {
+        let (client, server_side) = tokio::io::duplex(1 << 22);
+        tokio::spawn(async move {
+            let (read, write) = tokio::io::split(server_side);
+            server(shelf)
+                .handle_signals(false)
+                .serve_io(read, write)
+                .await
+        });
+        let (read, write) = tokio::io::split(client);
+        Raw {
+            write,
+            read: tokio::io::BufReader::new(read),
+            next: 1,
+        }
+    }
+
+    /// Calls `tool` with `extra` params merged in; returns the answer to it
+    /// (notifications before it are skipped).
+    async fn call(&mut self, tool: &str, extra: Value, capabilities: Value) -> Value {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let id = self.next;
+        self.next += 1;
+        let mut params = json!({"name": tool, "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+        }});
+        for (key, value) in extra.as_object().unwrap() {
+            params[key] = value.clone();
+        }
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        self.write
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+        loop {
+            let mut answer = String::new();
+            tokio::time::timeout(Duration::from_secs(10), self.read.read_line(&mut answer))
+                .await
+                .expect("an answer")
+                .unwrap();
+            let answer: Value = serde_json::from_str(&answer).unwrap();
+            if answer["id"] == json!(id) {
+                return answer;
+            }
+        }
+    }
+}
+
+fn capable() -> Value {
+    json!({"elicitation": {}, "sampling": {}, "roots": {}})
+}
+
+#[tokio::test]
+async fn a_round_ends_with_the_questions_and_a_sealed_state() {
+    let mut raw = Raw::start(Arc::default());
+    let first = raw.call("items_greet", json!({}), capable()).await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    assert_eq!(
+        result["inputRequests"]["user_name"]["method"],
+        "elicitation/create"
+    );
+    assert_eq!(
+        result["inputRequests"]["user_name"]["params"]["message"],
+        "What is your name?"
+    );
+    let state = result["requestState"].as_str().unwrap().to_owned();
+    let done = raw
+        .call(
+            "items_greet",
+            json!({"requestState": state, "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Bob"}}}}),
+            capable(),
+        )
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Bob!",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_answer_asks_again_and_answers_to_other_questions_are_ignored() {
+    let mut raw = Raw::start(Arc::default());
+    let first = raw.call("items_greet", json!({}), capable()).await;
+    let state = first["result"]["requestState"].clone();
+    let again = raw
+        .call(
+            "items_greet",
+            json!({"requestState": state, "inputResponses": {"wrong_key": {"action": "accept", "content": {"name": "X"}}}}),
+            capable(),
+        )
+        .await;
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    assert!(again["result"]["inputRequests"]["user_name"].is_object());
+}
+
+#[tokio::test]
+async fn forged_truncated_oversized_and_borrowed_states_are_refused_and_the_handler_never_sees_them()
+ {
+    let shelf = Arc::new(Shelf::new());
+    let mut raw = Raw::start(shelf.clone());
+    let first = raw.call("items_put_and_name", json!({}), capable()).await;
+    assert_eq!(shelf.count(), 1);
+    let state = first["result"]["requestState"].as_str().unwrap().to_owned();
+    let answer = json!({"item_name": {"action": "accept", "content": {"name": "lamp"}}});
+    let tampered = format!("{state}-TAMPERED");
+    let truncated = state[..state.len() / 2].to_owned();
+    let forged = {
+        let mut bytes = state.into_bytes();
+        let middle = bytes.len() / 2;
+        bytes[middle] = if bytes[middle] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(bytes).unwrap()
+    };
+    let oversized = "x".repeat(70 * 1024);
+    for bad in [tampered, truncated, forged, oversized] {
+        let refused = raw
+            .call(
+                "items_put_and_name",
+                json!({"requestState": bad, "inputResponses": answer}),
+                capable(),
+            )
+            .await;
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("requestState was not issued by this server for items_put_and_name")
+        );
+    }
+    // A state issued for another tool does not open for this one.
+    let greet = raw.call("items_greet", json!({}), capable()).await;
+    let borrowed = raw
+        .call(
+            "items_put_and_name",
+            json!({"requestState": greet["result"]["requestState"], "inputResponses": answer}),
+            capable(),
+        )
+        .await;
+    assert_eq!(borrowed["error"]["code"], -32602, "{borrowed}");
+    assert_eq!(shelf.count(), 1, "no refused retry ran the handler");
+}
+
+#[tokio::test]
+async fn an_answer_that_is_not_an_object_is_a_protocol_error() {
+    let mut raw = Raw::start(Arc::default());
+    let first = raw.call("items_greet", json!({}), capable()).await;
+    let state = first["result"]["requestState"].clone();
+    let refused = raw
+        .call(
+            "items_greet",
+            json!({"requestState": state, "inputResponses": {"user_name": 12345}}),
+            capable(),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "inputResponses.user_name must be an object: the client's result for the request it answers"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_that_does_not_fit_the_question_is_an_error_result_naming_it() {
+    let mut raw = Raw::start(Arc::default());
+    let first = raw.call("items_greet", json!({}), capable()).await;
+    let state = first["result"]["requestState"].clone();
+    let refused = raw
+        .call(
+            "items_greet",
+            json!({"requestState": state, "inputResponses": {"user_name": {"action": "maybe"}}}),
+            capable(),
+        )
+        .await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(
+        refused["result"]["content"][0]["text"],
+        "the client's answer to `user_name` does not fit: `action` must be \"accept\", \"decline\" or \"cancel\""
+    );
+}
+
+#[tokio::test]
+async fn on_2026_07_28_a_client_without_the_capability_gets_the_protocol_s_error() {
+    let mut raw = Raw::start(Arc::default());
+    let refused = raw
+        .call("items_greet", json!({}), json!({"sampling": {}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"],
+        json!({"requiredCapabilities": {"elicitation": {}}})
+    );
+}
+
+#[tokio::test]
+async fn logs_reach_a_2026_client_only_when_its_request_asks_for_them() {
+    let mut raw = Raw::start(Arc::default());
+    let (quiet, asked) = {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let lines = |log_level: Option<&str>, id: u64| {
+            let mut meta = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            if let Some(level) = log_level {
+                meta["io.modelcontextprotocol/logLevel"] = json!(level);
+            }
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "items_progress", "arguments": {"steps": 1}, "_meta": meta}})
+        };
+        let mut collect = async |line: Value, id: u64| {
+            raw.write
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .unwrap();
+            let mut seen = Vec::new();
+            loop {
+                let mut answer = String::new();
+                raw.read.read_line(&mut answer).await.unwrap();
+                let answer: Value = serde_json::from_str(&answer).unwrap();
+                if answer["id"] == json!(id) {
+                    return seen;
+                }
+                seen.push(answer["method"].as_str().unwrap_or_default().to_owned());
+            }
+        };
+        let quiet = collect(lines(None, 90), 90).await;
+        let asked = collect(lines(Some("info"), 91), 91).await;
+        (quiet, asked)
+    };
+    assert!(
+        !quiet.iter().any(|m| m == "notifications/message"),
+        "{quiet:?}"
+    );
+    assert_eq!(
+        asked
+            .iter()
+            .filter(|m| *m == "notifications/message")
+            .count(),
+        2,
+        "{asked:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_cancellation_for_an_unknown_request_is_ignored() {
+    let running = connect(
+        server(Arc::default()),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let peer = running.peer().clone();
+    peer.notify_cancelled(CancelledNotificationParam::new(
+        Some(rmcp::model::NumberOrString::Number(987_654)),
+        None,
+    ))
+    .await
+    .unwrap();
+    let listed = running.list_tools(None).await.unwrap();
+    assert!(!listed.tools.is_empty());
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_legacy_session_is_told_when_a_tool_is_switched_off_or_a_provider_registers() {
+    let registry = Registry::builder(&TOOLS)
+        .store(tooltable_runtime::serve::state::MemoryStore::new())
+        .build();
+    let client = Client::default();
+    let running = connect(
+        Server::new(registry.clone(), Arc::new(Shelf::new())),
+        client.clone(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let changes = || client.list_changes.load(Ordering::SeqCst);
+    let wait_for = async |count: usize| {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        while changes() < count {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{count} list changes arrived"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    // The session listens from `notifications/initialized` on; a first
+    // listing makes sure the server has handled it.
+    running.list_tools(None).await.unwrap();
+    registry.set_enabled("items_get", false).unwrap();
+    wait_for(1).await;
+    // Setting the same flag again changes nothing anyone can see.
+    registry.set_enabled("items_get", false).unwrap();
+    registry.set_enabled("items_get", true).unwrap();
+    wait_for(2).await;
+    struct Extra;
+    impl tooltable_runtime::serve::provider::Provider<Shelf> for Extra {
+        fn name(&self) -> &str {
+            "extra"
+        }
+        fn tools(&self) -> Vec<tooltable_runtime::serve::provider::ProvidedTool<Shelf>> {
+            vec![tooltable_runtime::serve::provider::ProvidedTool::new(
+                "items_extra",
+                tooltable_runtime::rules::tier::Tier::Read,
+                "An extra tool.",
+                tooltable_runtime::serve::registry::handler(|_: &Shelf, _, _| {
+                    Box::pin(async {
+                        Ok(tooltable_runtime::call::handler::Output::Text("x".into()))
+                    })
+                }),
+            )]
+        }
+    }
+    registry.register(&Extra).unwrap();
+    wait_for(3).await;
+    let listed = running.list_tools(None).await.unwrap();
+    assert!(listed.tools.iter().any(|t| t.name == "items_get"));
+    assert!(listed.tools.iter().any(|t| t.name == "items_extra"));
+    running.cancel().await.unwrap();
+}
