@@ -125,10 +125,10 @@ fn a_changed_tier_is_drift_naming_the_tool() {
 #[test]
 fn a_renamed_tool_is_drift_naming_both_names() {
     let out = drifts_naming(
-        |d| d.edit("src/notes.rs", "pub fn notes_create(", "pub fn notes_add("),
-        &["notes_add", "notes_create"],
+        |d| d.edit("src/notes.rs", "pub fn notes_update(", "pub fn notes_amend("),
+        &["notes_amend", "notes_update"],
     );
-    assert!(out.contains("renamed from `notes_create`"), "{out}");
+    assert!(out.contains("renamed from `notes_update`"), "{out}");
 }
 
 #[test]

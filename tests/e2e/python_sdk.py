@@ -10,7 +10,12 @@ searches, updates and deletes notes; checks that a delete without
 `confirm: true` is refused and deletes nothing, that bad arguments are
 refused naming the field, and that an unknown tool is JSON-RPC -32602. The
 SDK validates every `structuredContent` against the tool's `outputSchema`
-itself. Every `tools/list` and `tools/call` message the server sends is
+itself. Then the tools that talk back: `notes_export` must fire the SDK's
+progress and logging callbacks, a cancelled `notes_watch` must stop its
+handler within one second, and `notes_create` without a title must ask
+through the SDK's elicitation callback and use the answer (accepted, and
+declined) in every mode: a request over the session on the initialize era,
+an input-required round on 2026-07-28. Every `tools/list` and `tools/call` message the server sends is
 validated against the official schema of the protocol revision it speaks.
 Then it sends malformed input over both transports and checks that each gets
 the error the specification names and that the server keeps serving.
@@ -34,6 +39,7 @@ from typing import Any
 import anyio
 import httpx
 import jsonschema
+import mcp_types
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
@@ -95,11 +101,91 @@ async def list_all(client: Client) -> tuple[list[dict[str, Any]], int]:
             return tools, pages
 
 
+class Talk:
+    """What the server told this client through its callbacks, and how the
+    client answers questions (the title it gives, or a refusal)."""
+
+    def __init__(self) -> None:
+        self.logs: list[Any] = []
+        self.questions: list[str] = []
+        self.title: str | None = "Asked title"
+
+    async def on_log(self, params: mcp_types.LoggingMessageNotificationParams) -> None:
+        self.logs.append(params.data)
+
+    async def on_elicit(self, context: Any, params: mcp_types.ElicitRequestParams) -> mcp_types.ElicitResult:
+        self.questions.append(params.message)
+        if self.title is None:
+            return mcp_types.ElicitResult(action="decline")
+        return mcp_types.ElicitResult(action="accept", content={"title": self.title})
+
+    def client(self, target: Any, mode: str) -> Client:
+        return Client(
+            target,
+            mode=mode,
+            logging_callback=self.on_log,
+            elicitation_callback=self.on_elicit,
+            log_level="info",
+        )
+
+
 def text_of(result: dict[str, Any]) -> str:
     return " ".join(block.get("text", "") for block in result.get("content", []) if block.get("type") == "text")
 
 
-async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: str, page_size: int) -> None:
+async def talk_back(client: Client, talk: Talk, label: str) -> None:
+    """Progress, logs, cancellation and elicitation through the SDK's callbacks."""
+    if client.protocol_version not in ("2026-07-28",):
+        await client.set_logging_level("info")
+    for title in ("Alpha", "Beta", "Gamma"):
+        await client.call_tool("notes_create", {"title": title, "body": "for the export"})
+
+    progress: list[tuple[float, float | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total))
+
+    talk.logs.clear()
+    exported = wire(await client.call_tool("notes_export", {}, progress_callback=on_progress))
+    check(exported.get("isError") is False and "# Gamma" in text_of(exported), f"{label}: notes_export exports the notes")
+    check(len(progress) >= 2, f"{label}: the SDK's progress callback fired ({progress})")
+    check(bool(progress) and progress[-1][0] == progress[-1][1], f"{label}: the last progress reaches the total ({progress[-1:]})")
+    logged = [str(data) for data in talk.logs]
+    check(any("exporting" in line for line in logged) and any("exported" in line for line in logged), f"{label}: the SDK's logging callback fired ({logged})")
+
+    async def watchers() -> int:
+        stats = wire(await client.call_tool("notes_stats", {}))
+        return stats.get("structuredContent", {}).get("watchers", -1)
+
+    with anyio.move_on_after(10):
+        async with anyio.create_task_group() as group:
+            group.start_soon(client.call_tool, "notes_watch", {"seconds": 60})
+            for _ in range(50):
+                if await watchers() == 1:
+                    break
+                await anyio.sleep(0.05)
+            check(await watchers() == 1, f"{label}: notes_watch is waiting")
+            group.cancel_scope.cancel()
+    started = time.monotonic()
+    stopped = False
+    while time.monotonic() - started < 1.0:
+        if await watchers() == 0:
+            stopped = True
+            break
+        await anyio.sleep(0.02)
+    check(stopped, f"{label}: a cancelled notes_watch stopped its handler within one second")
+
+    talk.questions.clear()
+    talk.title = "Asked title"
+    asked = wire(await client.call_tool("notes_create", {"body": "no title given"}))
+    check(asked.get("structuredContent", {}).get("title") == "Asked title", f"{label}: notes_create asked for the title and used the answer ({text_of(asked)!r})")
+    check(talk.questions == ["What should the new note be called?"], f"{label}: the SDK's elicitation callback was asked once ({talk.questions})")
+    talk.title = None
+    declined = wire(await client.call_tool("notes_create", {"body": "declined"}))
+    check(declined.get("isError") is True and "no note was created" in text_of(declined), f"{label}: a declined question creates nothing ({text_of(declined)!r})")
+
+
+async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: str, page_size: int, talk: Talk) -> None:
     tools, pages = await list_all(client)
     names = [tool["name"] for tool in tools]
     check(names == sorted(expected), f"{label}: tools/list gives {names}, expected {sorted(expected)}")
@@ -146,6 +232,8 @@ async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: s
     gone = await call("notes_get", {"id": note_id})
     check(gone.get("isError") is True and f"no note with id {note_id}" in text_of(gone), f"{label}: the note is gone")
 
+    await talk_back(client, talk, label)
+
 
 def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
     """Checks every tools/list and tools/call response against the schema of its revision."""
@@ -172,7 +260,10 @@ def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
                 check(False, f"{label}: cannot tell the revision of {method} response {message.get('id')}")
                 continue
             if "result" in message:
-                definition = "ListToolsResult" if method == "tools/list" else "CallToolResult"
+                if message["result"].get("resultType") == "input_required":
+                    definition = "InputRequiredResult"
+                else:
+                    definition = "ListToolsResult" if method == "tools/list" else "CallToolResult"
                 errors = schemas.validate(revision, definition, message["result"])
             else:
                 errors = schemas.validate(revision, "JSONRPCError" if revision == "2025-06-18" else "JSONRPCErrorResponse", message)
@@ -190,8 +281,9 @@ async def run_stdio(server: Path, expected: dict[str, dict[str, Any]], schemas: 
         command=sys.executable,
         args=[str(HERE / "record_stdio.py"), str(log), "--", str(server), "serve", "--db", str(db), "--allow-destructive", "--page-size", "2"],
     )
-    async with Client(params, mode=mode) as client:
-        await exercise(client, expected, label, page_size=2)
+    talk = Talk()
+    async with talk.client(params, mode) as client:
+        await exercise(client, expected, label, page_size=2, talk=talk)
     validate_recording(log, schemas, label)
 
 
@@ -343,8 +435,9 @@ async def run_http(server: Path, expected: dict[str, dict[str, Any]], schemas: S
             log = workdir / f"http-{mode}.log"
             proxy = RecordingProxy(url, log)
             try:
-                async with Client(proxy.start(), mode=mode) as client:
-                    await exercise(client, expected, label, page_size=3)
+                talk = Talk()
+                async with talk.client(proxy.start(), mode) as client:
+                    await exercise(client, expected, label, page_size=3, talk=talk)
             finally:
                 proxy.stop()
             validate_recording(log, schemas, label)

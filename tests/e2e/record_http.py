@@ -5,13 +5,16 @@ request to `upstream` unchanged, streams the answer back, and records each
 JSON-RPC message both ways (`C <json>` from the client, `S <json>` from the
 server, reading JSON bodies and SSE `data:` lines), so a test can check
 afterwards that every message the server sent validates against the
-official schema, exactly as with stdio.
+official schema, exactly as with stdio. A client that hangs up mid-answer
+hangs up upstream too: on 2026-07-28, closing a request's connection is how
+a client cancels it.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -71,6 +74,22 @@ class RecordingProxy:
                 headers["Host"] = f"{proxy.host}:{proxy.port}"
                 upstream = http.client.HTTPConnection(proxy.host, proxy.port, timeout=60)
                 upstream.request(self.command, self.path, body=body or None, headers=headers)
+                client = self.connection
+
+                def hang_up_with_client() -> None:
+                    # A client does not send on a connection while its answer
+                    # streams; end of input here means it hung up.
+                    try:
+                        more = client.recv(1, socket.MSG_PEEK)
+                    except OSError:
+                        more = b""
+                    if not more and upstream.sock is not None:
+                        try:
+                            upstream.sock.shutdown(socket.SHUT_RDWR)
+                        except OSError:
+                            pass
+
+                threading.Thread(target=hang_up_with_client, daemon=True).start()
                 response = upstream.getresponse()
                 self.send_response(response.status)
                 for key, value in response.getheaders():
@@ -81,7 +100,10 @@ class RecordingProxy:
                 sse = response.getheader("Content-Type", "").startswith("text/event-stream")
                 captured = b""
                 while True:
-                    chunk = response.read1(65536)
+                    try:
+                        chunk = response.read1(65536)
+                    except OSError:
+                        return
                     if not chunk:
                         break
                     captured += chunk

@@ -7,7 +7,10 @@
 use crate::store::{NoteRow, Store};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tooltable::{ToolError, tool};
+use serde_json::json;
+use std::time::Duration;
+use tooltable::call::Elicitation;
+use tooltable::{Call, ToolError, tool};
 
 /// A note.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -39,8 +42,8 @@ impl From<NoteRow> for Note {
 /// What to create.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CreateParams {
-    /// The title, one line.
-    pub title: String,
+    /// The title, one line. Left out, the person is asked for one.
+    pub title: Option<String>,
     /// The text of the note.
     pub body: String,
     /// Tags to file the note under.
@@ -51,15 +54,45 @@ pub struct CreateParams {
 /// Create a note.
 ///
 /// Stores a new note with a title, a body and optional tags, and returns it
-/// with its id and creation time.
+/// with its id and creation time. Without a title, the person is asked for
+/// one (when their client can be asked).
 #[tool(tier = write, toolset = "notes", world = closed, permission = "notes.write")]
-pub fn notes_create(store: &Store, params: CreateParams) -> Result<Note, ToolError> {
-    if params.title.trim().is_empty() {
+pub async fn notes_create(
+    store: &Store,
+    params: CreateParams,
+    call: &Call,
+) -> Result<Note, ToolError> {
+    let title = match params.title {
+        Some(title) => title,
+        None => ask_title(call).await?,
+    };
+    if title.trim().is_empty() {
         return Err(ToolError::new("the title is empty; give the note a title"));
     }
-    Ok(store
-        .create(&params.title, &params.body, &params.tags)?
-        .into())
+    Ok(store.create(&title, &params.body, &params.tags)?.into())
+}
+
+/// Asks the person what to call a new note.
+async fn ask_title(call: &Call) -> Result<String, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {"title": {"type": "string", "description": "The note's title, one line"}},
+        "required": ["title"]
+    });
+    let answer = call
+        .elicit(Elicitation::form("What should the new note be called?", schema).key("title"))
+        .await?;
+    let title = answer
+        .content
+        .as_ref()
+        .and_then(|c| c.get("title"))
+        .and_then(|t| t.as_str());
+    match (answer.accepted(), title) {
+        (true, Some(title)) => Ok(title.to_owned()),
+        _ => Err(ToolError::new(
+            "the person gave no title, so no note was created; call again with a title",
+        )),
+    }
 }
 
 /// Which note.
@@ -181,4 +214,102 @@ pub fn notes_delete(store: &Store, params: DeleteParams) -> Result<Deleted, Tool
     } else {
         Err(ToolError::new(format!("no note with id {}", params.id)))
     }
+}
+
+/// Which notes to export.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ExportParams {
+    /// Only notes with this tag.
+    pub tag: Option<String>,
+}
+
+/// Export notes as Markdown.
+///
+/// Every note (or every note with a tag), newest first, as a Markdown
+/// section. Reports progress note by note and logs what it exported; stops
+/// when the call is cancelled.
+#[tool(tier = read, toolset = "notes", world = closed)]
+pub async fn notes_export(
+    store: &Store,
+    params: ExportParams,
+    call: &Call,
+) -> Result<String, ToolError> {
+    let (notes, total) = store.search("", params.tag.as_deref(), u32::MAX)?;
+    call.info(&format!("exporting {total} notes")).await;
+    let count = notes.len() as f64;
+    call.progress(0.0, Some(count), Some("starting")).await;
+    let mut markdown = String::new();
+    for (done, note) in notes.iter().enumerate() {
+        if call.is_cancelled() {
+            return Err(ToolError::new("the export was cancelled"));
+        }
+        markdown.push_str(&format!("# {}\n\n{}\n\n", note.title, note.body));
+        call.progress((done + 1) as f64, Some(count), Some(&note.title))
+            .await;
+    }
+    call.info(&format!("exported {} notes", notes.len())).await;
+    Ok(markdown)
+}
+
+/// How long to wait.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WatchParams {
+    /// Seconds to wait for a change (1 to 300).
+    #[schemars(range(min = 1, max = 300))]
+    pub seconds: u32,
+}
+
+/// What changed, if anything.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Watched {
+    /// The note created or changed, or none when nothing changed in time.
+    pub note: Option<Note>,
+}
+
+/// Wait for the next note created or changed.
+///
+/// Returns that note, or none when nothing changed within the time given.
+/// Stops at once when the call is cancelled.
+#[tool(tier = read, toolset = "notes", world = closed)]
+pub async fn notes_watch(
+    store: &Store,
+    params: WatchParams,
+    call: &Call,
+) -> Result<Watched, ToolError> {
+    if !(1..=300).contains(&params.seconds) {
+        return Err(ToolError::new(format!(
+            "seconds is {}; wait from 1 to 300 seconds",
+            params.seconds
+        )));
+    }
+    let mut watching = store.watch();
+    tokio::select! {
+        changed = watching.next() => {
+            let note = match changed {
+                Some(id) => store.get(id)?.map(Note::from),
+                None => None,
+            };
+            Ok(Watched { note })
+        }
+        () = tokio::time::sleep(Duration::from_secs(u64::from(params.seconds))) => Ok(Watched { note: None }),
+        () = call.cancelled() => Err(ToolError::new("the watch was cancelled")),
+    }
+}
+
+/// The server's counts.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Stats {
+    /// How many notes there are.
+    pub notes: u64,
+    /// How many calls are waiting in `notes_watch`.
+    pub watchers: u64,
+}
+
+/// Count the notes, and the calls watching for changes.
+#[tool(tier = read, toolset = "notes", world = closed)]
+pub fn notes_stats(store: &Store) -> Result<Stats, ToolError> {
+    Ok(Stats {
+        notes: store.count()?,
+        watchers: store.watchers() as u64,
+    })
 }

@@ -2,11 +2,14 @@
 //!
 //! One connection behind a mutex: SQLite serializes writers anyway, and the
 //! tools are short. Every write runs in a transaction, so a crash or a
-//! shutdown between two statements leaves the database as it was.
+//! shutdown between two statements leaves the database as it was. Each
+//! committed change bumps a version that `notes_watch` waits on.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
+use tokio::sync::watch;
 
 /// A stored note.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +29,29 @@ pub struct NoteRow {
 /// The database.
 pub struct Store {
     connection: Mutex<Connection>,
+    /// The id of the note last created or changed, for watchers.
+    changes: watch::Sender<Option<i64>>,
+    watchers: AtomicUsize,
+}
+
+/// A watcher counted while it waits.
+pub struct Watching<'s> {
+    store: &'s Store,
+    changes: watch::Receiver<Option<i64>>,
+}
+
+impl Watching<'_> {
+    /// Waits for the next note created or changed; its id.
+    pub async fn next(&mut self) -> Option<i64> {
+        self.changes.changed().await.ok()?;
+        *self.changes.borrow_and_update()
+    }
+}
+
+impl Drop for Watching<'_> {
+    fn drop(&mut self) {
+        self.store.watchers.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 const SCHEMA: &str = "
@@ -61,7 +87,27 @@ impl Store {
         connection.execute_batch(SCHEMA)?;
         Ok(Store {
             connection: Mutex::new(connection),
+            changes: watch::Sender::new(None),
+            watchers: AtomicUsize::new(0),
         })
+    }
+
+    /// Starts watching for notes created or changed from now on.
+    pub fn watch(&self) -> Watching<'_> {
+        self.watchers.fetch_add(1, Ordering::SeqCst);
+        Watching {
+            store: self,
+            changes: self.changes.subscribe(),
+        }
+    }
+
+    /// How many calls are watching for changes.
+    pub fn watchers(&self) -> usize {
+        self.watchers.load(Ordering::SeqCst)
+    }
+
+    fn changed(&self, id: i64) {
+        self.changes.send_replace(Some(id));
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
@@ -89,6 +135,8 @@ impl Store {
         }
         let note = read(&tx, id)?;
         tx.commit()?;
+        drop(connection);
+        self.changed(id);
         note.ok_or(rusqlite::Error::QueryReturnedNoRows)
     }
 
@@ -151,6 +199,10 @@ impl Store {
         )?;
         let note = if changed == 0 { None } else { read(&tx, id)? };
         tx.commit()?;
+        drop(connection);
+        if note.is_some() {
+            self.changed(id);
+        }
         Ok(note)
     }
 

@@ -48,7 +48,7 @@ fn a_successful_call_returns_structured_content_and_the_same_json_as_text() {
 }
 
 #[test]
-fn the_five_tools_create_get_search_update_and_delete_notes() {
+fn notes_are_created_read_searched_updated_counted_exported_and_deleted() {
     let store = Store::in_memory().unwrap();
     let created = ok(
         &store,
@@ -67,6 +67,15 @@ fn the_five_tools_create_get_search_update_and_delete_notes() {
     );
     assert_eq!(updated["title"], "Oat milk");
     assert_eq!(updated["body"], "Buy oat milk");
+    assert_eq!(
+        ok(&store, "notes_stats", json!({})),
+        json!({"notes": 1, "watchers": 0})
+    );
+    let exported = block_on(TOOLS.call(&store, "notes_export", args(json!({})))).unwrap();
+    assert_eq!(
+        exported.first_text(),
+        Some("# Oat milk\n\nBuy oat milk\n\n")
+    );
     assert_eq!(
         ok(&store, "notes_delete", json!({"id": id, "confirm": true})),
         json!({"id": id})
@@ -91,8 +100,13 @@ fn arguments_that_do_not_fit_name_the_field() {
         "Invalid arguments for notes_get: at `id`, invalid type: string \"seven\", expected i64."
     );
     assert_eq!(
+        refusal(&store, "notes_create", json!({"title": "t"})),
+        "Invalid arguments for notes_create: missing field `body`."
+    );
+    assert_eq!(
         refusal(&store, "notes_create", json!({"body": "no title"})),
-        "Invalid arguments for notes_create: missing field `title`."
+        "this call was made directly, with no client to ask",
+        "without a title the person is asked; a direct call has no one to ask"
     );
 }
 
@@ -142,15 +156,18 @@ fn the_table_is_sorted_and_found_by_exact_name() {
         [
             "notes_create",
             "notes_delete",
+            "notes_export",
             "notes_get",
             "notes_search",
-            "notes_update"
+            "notes_stats",
+            "notes_update",
+            "notes_watch"
         ]
     );
     assert!(TOOLS.get("notes_get").is_some());
     assert!(TOOLS.get("Notes_get").is_none());
     let list: Vec<Value> = serde_json::from_str(TOOLS.list_json()).unwrap();
-    assert_eq!(list.len(), 5);
+    assert_eq!(list.len(), 8);
     assert_eq!(list[1]["annotations"]["destructiveHint"], true);
     assert_eq!(
         list[1]["inputSchema"]["properties"]["confirm"]["type"],

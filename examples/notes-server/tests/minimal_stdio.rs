@@ -109,5 +109,14 @@ fn the_ten_line_server_answers_every_bad_input_then_serves_read_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["notes_get", "notes_search"]);
+    assert_eq!(
+        names,
+        [
+            "notes_export",
+            "notes_get",
+            "notes_search",
+            "notes_stats",
+            "notes_watch"
+        ]
+    );
 }

@@ -74,7 +74,17 @@ async fn both_eras_list_the_tools_the_policy_allows_with_the_server_s_own_name()
         assert_eq!(info.version, env!("CARGO_PKG_VERSION"), "{era}");
         let tools = client.list_all_tools().await.expect("tools/list answers");
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-        assert_eq!(names, ["notes_get", "notes_search"], "{era}");
+        assert_eq!(
+            names,
+            [
+                "notes_export",
+                "notes_get",
+                "notes_search",
+                "notes_stats",
+                "notes_watch"
+            ],
+            "{era}"
+        );
         let get = &tools[0];
         let hints = get
             .annotations

@@ -3,5 +3,5 @@
 #[test]
 fn every_baked_schema_equals_schemars() {
     let compared = tooltable::testing::assert_schemas_match(&notes_server::TOOLS);
-    assert_eq!(compared, 5);
+    assert_eq!(compared, 8);
 }

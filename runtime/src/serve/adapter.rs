@@ -45,6 +45,7 @@ use rmcp::service::{
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -82,6 +83,11 @@ pub const STATE_KEY_BYTES: usize = 32;
 #[derive(Default)]
 struct Session {
     log_level: Mutex<Option<LogLevel>>,
+    /// Set once a notification could not be handed to rmcp in time: the
+    /// session is closing (rmcp stops sending notifications at the end of
+    /// the input, while it still drains responses), so later ones are
+    /// dropped at once instead of holding up the calls that send them.
+    closing: Arc<AtomicBool>,
 }
 
 /// An rmcp `ServerHandler` serving a [`Registry`].
@@ -342,6 +348,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             channel: Arc::new(PeerChannel {
                 peer: context.peer.clone(),
                 timeout: self.ask_timeout,
+                closing: self.session.closing.clone(),
             }),
             rounds,
         })
@@ -465,47 +472,64 @@ fn to_rmcp_level(level: LogLevel) -> LoggingLevel {
 struct PeerChannel {
     peer: Peer<RoleServer>,
     timeout: Duration,
+    closing: Arc<AtomicBool>,
 }
+
+/// How long a notification may take to be handed to rmcp before the
+/// session is taken to be closing.
+const NOTIFY_TIMEOUT: Duration = Duration::from_millis(250);
 
 impl Channel for PeerChannel {
     fn notify(&self, notice: Notice) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let sent = match notice {
-                Notice::Progress {
-                    token,
-                    progress,
-                    total,
-                    message,
-                } => {
-                    let Ok(token) = serde_json::from_value::<ProgressToken>(token) else {
-                        return;
-                    };
-                    let mut param = ProgressNotificationParam::new(token, progress);
-                    if let Some(total) = total {
-                        param = param.with_total(total);
+            if self.closing.load(Ordering::Relaxed) {
+                return;
+            }
+            let sending = async {
+                match notice {
+                    Notice::Progress {
+                        token,
+                        progress,
+                        total,
+                        message,
+                    } => {
+                        let Ok(token) = serde_json::from_value::<ProgressToken>(token) else {
+                            return Ok(());
+                        };
+                        let mut param = ProgressNotificationParam::new(token, progress);
+                        if let Some(total) = total {
+                            param = param.with_total(total);
+                        }
+                        if let Some(message) = message {
+                            param = param.with_message(message);
+                        }
+                        self.peer.notify_progress(param).await
                     }
-                    if let Some(message) = message {
-                        param = param.with_message(message);
+                    Notice::Log {
+                        level,
+                        logger,
+                        data,
+                    } => {
+                        #[allow(deprecated)]
+                        let mut param =
+                            LoggingMessageNotificationParam::new(to_rmcp_level(level), data);
+                        if let Some(logger) = logger {
+                            param = param.with_logger(logger);
+                        }
+                        #[allow(deprecated)]
+                        self.peer.notify_logging_message(param).await
                     }
-                    self.peer.notify_progress(param).await
-                }
-                Notice::Log {
-                    level,
-                    logger,
-                    data,
-                } => {
-                    #[allow(deprecated)]
-                    let mut param =
-                        LoggingMessageNotificationParam::new(to_rmcp_level(level), data);
-                    if let Some(logger) = logger {
-                        param = param.with_logger(logger);
-                    }
-                    #[allow(deprecated)]
-                    self.peer.notify_logging_message(param).await
                 }
             };
-            if let Err(error) = sent {
-                tracing::debug!(%error, "a notification to the client was not sent");
+            match tokio::time::timeout(NOTIFY_TIMEOUT, sending).await {
+                Ok(Ok(())) => {}
+                Ok(Err(error)) => {
+                    tracing::debug!(%error, "a notification to the client was not sent");
+                }
+                Err(_) => {
+                    self.closing.store(true, Ordering::Relaxed);
+                    tracing::debug!("the session is closing; notifications are dropped");
+                }
             }
         })
     }
@@ -660,12 +684,21 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
     }
 
+    /// `logging/setLevel` belongs to the `initialize` era; on 2026-07-28 a
+    /// request asks for logs in its own `_meta`.
     #[allow(deprecated)]
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if era_of(&context) == Era::Current {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "Method not found: logging/setLevel (on 2026-07-28, ask for logs with `io.modelcontextprotocol/logLevel` in a request's _meta)",
+                None,
+            ));
+        }
         *self
             .session
             .log_level
