@@ -219,6 +219,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
         )
     };
     let reference = reference(shape);
+    let takes_call = shape.call;
     quote! {
         const _: () = {
             crate::#seen! { #key #name {
@@ -227,6 +228,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
                     const SHIM: #private::ShimFns<#context_ty> = #private::ShimFns {
                         handler: #handler_value,
                         reference: #reference,
+                        takes_call: #takes_call,
                     };
                 }
                 #invoke
@@ -268,6 +270,7 @@ fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStrea
         )
     };
     let reference = reference(shape);
+    let takes_call = shape.call;
     quote! {
         crate::#seen! { #key #name {
             #invoke_fn
@@ -276,6 +279,7 @@ fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStrea
             pub(crate) const #constant: #private::ShimFns<Self> = #private::ShimFns {
                 handler: #handler_value,
                 reference: #reference,
+                takes_call: #takes_call,
             };
         } }
     }

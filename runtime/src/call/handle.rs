@@ -225,7 +225,8 @@ impl Call {
     /// A handle for a call made directly, with no client: progress and logs
     /// go nowhere, it is never cancelled, questions fail.
     pub fn detached() -> Call {
-        Call::detached_as(Arc::new(Identity::default()))
+        static NOBODY: std::sync::OnceLock<Arc<Identity>> = std::sync::OnceLock::new();
+        Call::detached_as(NOBODY.get_or_init(Arc::default).clone())
     }
 
     pub(crate) fn detached_as(identity: Arc<Identity>) -> Call {

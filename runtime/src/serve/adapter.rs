@@ -22,7 +22,7 @@
 use crate::call::ask::AskError;
 use crate::call::content::Content;
 use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts};
-use crate::call::handler::BoxFuture;
+use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
 use crate::serve::policy::Caller;
@@ -358,19 +358,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     fn resume(
         &self,
         request: &CallToolRequestParams,
-        arguments: &Value,
-    ) -> Result<Rounds, ErrorData> {
+        arguments: &Arguments,
+    ) -> Result<Rounds, CallError> {
+        let arguments = Value::Object(arguments.clone());
         let Some(sealed) = &request.request_state else {
-            return Ok(Rounds::first(arguments));
+            return Ok(Rounds::first(&arguments));
         };
         let refused = || {
-            ErrorData::invalid_params(
-                format!(
-                    "requestState was not issued by this server for {}, or it has expired; call the tool again without requestState",
-                    request.name
-                ),
-                None,
-            )
+            CallError::invalid_params(format!(
+                "requestState was not issued by this server for {}, or it has expired; call the tool again without requestState",
+                request.name
+            ))
         };
         if sealed.len() > MAX_STATE_BYTES {
             return Err(refused());
@@ -384,8 +382,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .as_ref()
             .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
             .unwrap_or_default();
-        Rounds::resume(state, arguments, &responses)
-            .map_err(|e| ErrorData::invalid_params(e.0, None))
+        Rounds::resume(state, &arguments, &responses).map_err(|e| CallError::invalid_params(e.0))
     }
 
     /// Ends a round: the questions, and the state sealed for the retry.
@@ -645,20 +642,28 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = (self.caller)(&context);
-        let arguments = request.arguments.clone().unwrap_or_default();
-        let rounds = match era_of(&context) {
-            Era::Current => Some(self.resume(&request, &Value::Object(arguments.clone()))?),
-            Era::Legacy => None,
+        let arguments = request.arguments.take().unwrap_or_default();
+        // Built only for a handler that takes the handle: every other call
+        // pays nothing for it.
+        let cancel = std::sync::OnceLock::new();
+        let handle = |takes_call: bool, arguments: &Arguments| {
+            if !takes_call {
+                return Ok(Call::detached_as(caller.shared_identity()));
+            }
+            let rounds = match era_of(&context) {
+                Era::Current => Some(self.resume(&request, arguments)?),
+                Era::Legacy => None,
+            };
+            let token = cancel.get_or_init(|| context.ct.child_token()).clone();
+            Ok(self.call_handle(&context, &caller, rounds, token))
         };
-        let cancel = context.ct.child_token();
-        let call = self.call_handle(&context, &caller, rounds, cancel.clone());
         let running =
             self.registry
-                .call_with(&self.context, &caller, &call, &request.name, arguments);
+                .call_with(&self.context, &caller, &request.name, arguments, handle);
         tokio::pin!(running);
         let reply = match self.call_timeout {
             None => running.await,
@@ -667,8 +672,10 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 Err(_) => {
                     // The handler hears of it through its handle, and gets a
                     // moment to stop cleanly before it is dropped.
-                    cancel.cancel();
-                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                    if let Some(token) = cancel.get() {
+                        token.cancel();
+                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                    }
                     tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
                     Ok(Reply::Complete(CallToolResult::error(format!(
                         "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",

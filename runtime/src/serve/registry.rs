@@ -87,6 +87,15 @@ impl<C: 'static> Entry<C> {
         }
     }
 
+    /// Whether the handler takes the per-call handle (a provider's always
+    /// receives it).
+    fn takes_call(&self) -> bool {
+        match self {
+            Entry::Static(tool) => tool.takes_call(),
+            Entry::Provided(_) => true,
+        }
+    }
+
     fn invoke(&self) -> Invoke<'_, C> {
         match self {
             Entry::Static(tool) => tool.invoke(),
@@ -439,20 +448,23 @@ impl<C: 'static> Registry<C> {
         name: &str,
         arguments: Arguments,
     ) -> Result<CallToolResult, CallError> {
-        let call = Call::detached_as(caller.shared_identity());
-        self.call_with(context, caller, &call, name, arguments)
-            .await
-            .map(Reply::complete)
+        self.call_with(context, caller, name, arguments, |_, _| {
+            Ok(Call::detached_as(caller.shared_identity()))
+        })
+        .await
+        .map(Reply::complete)
     }
 
-    /// [`Registry::call`] with the per-call handle of a served request.
+    /// [`Registry::call`] for a served request: `handle` makes the call's
+    /// handle once the call passed its checks, told whether the tool needs
+    /// the full one (its handler takes it) and given the arguments.
     pub(crate) async fn call_with(
         &self,
         context: &C,
         caller: &Caller,
-        call: &Call,
         name: &str,
         arguments: Arguments,
+        handle: impl FnOnce(bool, &Arguments) -> Result<Call, CallError>,
     ) -> Result<Reply, CallError> {
         let entry = self
             .get(name)
@@ -482,13 +494,14 @@ impl<C: 'static> Registry<C> {
                 Some(_) => {}
             }
         }
+        let call = handle(entry.takes_call(), &arguments)?;
         crate::call::execute(
             &info,
             entry.invoke(),
             entry.wraps_output(),
             context,
             arguments,
-            call,
+            &call,
         )
         .await
     }

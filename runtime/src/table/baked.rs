@@ -24,6 +24,7 @@ pub struct Tool<C: 'static> {
     descriptor: &'static str,
     fingerprint: Fingerprint,
     handler: Handler<C>,
+    takes_call: bool,
     // Read by the schema guard only.
     #[cfg_attr(not(feature = "schema-guard"), allow(dead_code))]
     reference: Option<fn(bool) -> Reference>,
@@ -45,6 +46,7 @@ impl<C: 'static> Tool<C> {
             descriptor,
             fingerprint: Fingerprint::from_bytes(fingerprint),
             handler: shim.handler,
+            takes_call: shim.takes_call,
             reference: shim.reference,
             wrap_output,
         }
@@ -75,6 +77,11 @@ impl<C: 'static> Tool<C> {
     /// The fingerprint of the descriptor and permission, computed at build time.
     pub const fn fingerprint(&self) -> &Fingerprint {
         &self.fingerprint
+    }
+
+    /// Whether the handler takes the per-call handle.
+    pub const fn takes_call(&self) -> bool {
+        self.takes_call
     }
 
     pub(crate) const fn invoke(&self) -> Invoke<'_, C> {

@@ -16,6 +16,9 @@ pub struct ShimFns<C: 'static> {
     /// schemars' schemas for the parameter and return types; `None` unless
     /// the `schema-guard` feature is on.
     pub reference: Option<fn(bool) -> Reference>,
+    /// Whether the handler takes the per-call handle: a served call builds
+    /// the full handle only for those that do.
+    pub takes_call: bool,
 }
 
 /// schemars' schemas for a tool's parameter and return types, before
