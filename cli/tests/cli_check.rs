@@ -125,7 +125,13 @@ fn a_changed_tier_is_drift_naming_the_tool() {
 #[test]
 fn a_renamed_tool_is_drift_naming_both_names() {
     let out = drifts_naming(
-        |d| d.edit("src/notes.rs", "pub fn notes_update(", "pub fn notes_amend("),
+        |d| {
+            d.edit(
+                "src/notes.rs",
+                "pub fn notes_update(",
+                "pub fn notes_amend(",
+            )
+        },
         &["notes_amend", "notes_update"],
     );
     assert!(out.contains("renamed from `notes_update`"), "{out}");

@@ -73,7 +73,12 @@ fn check_crate(dir: &str, features: &[&str]) -> usize {
 
 #[test]
 fn the_example_s_schemas_are_valid_json_schema_and_its_tools_valid_mcp_tools() {
-    assert_eq!(check_crate("examples/notes-server", &[]), 5);
+    assert_eq!(check_crate("examples/notes-server", &[]), 8);
+}
+
+#[test]
+fn the_conformance_fixture_s_schemas_are_valid_json_schema_and_its_tools_valid_mcp_tools() {
+    assert!(check_crate("examples/conformance-server", &[]) > 20);
 }
 
 #[test]

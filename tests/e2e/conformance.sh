@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against `notes-server serve --http`.
+# The official MCP conformance suite against conformance-server, the suite's
+# fixture built with tooltable (examples/conformance-server).
 #
-#   tests/e2e/conformance.sh SERVER_BINARY
+#   tests/e2e/conformance.sh CONFORMANCE_SERVER_BINARY
 #
-# Runs two passes on loopback: the suite's active scenarios (the
-# initialize-era revisions) and exactly what the 2026-07-28 revision
-# requires. Scenarios that need the suite's own fixture tools, prompts or
-# resources are listed, check by check and with the reason, in the
-# expected-failures files beside this script; anything else failing, or an
-# expected failure that starts passing, fails the run. Prints the counts.
+# Starts the server on a free loopback port and runs three passes: the
+# scenarios of the 2025-06-18 and 2025-11-25 revisions, and exactly what the
+# 2026-07-28 revision requires. Each pass runs with its expected-failures
+# file beside this script (conformance-expected-<pass>.yml), which the suite
+# holds the run to: a failure or warning not listed there, or a listed one
+# that passes, fails the pass. On top of that, every scored scenario must
+# pass as SDK tiering counts it (no FAILURE and at least one SUCCESS), unless
+# the file lists why not. Prints scenario counts per pass, and for 2026-07-28
+# the counts of the scenarios it runs without scoring.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-server="${1:?usage: conformance.sh SERVER_BINARY}"
+server="${1:?usage: conformance.sh CONFORMANCE_SERVER_BINARY}"
 suite="$root/tools/conformance"
 runner=(node --import "$suite/register-fs-shim.mjs" "$suite/node_modules/@modelcontextprotocol/conformance/dist/index.js")
 if [ ! -d "$suite/node_modules/@modelcontextprotocol/conformance" ]; then
@@ -21,43 +25,120 @@ if [ ! -d "$suite/node_modules/@modelcontextprotocol/conformance" ]; then
 fi
 
 work="$(mktemp -d)"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-"$server" serve --http "127.0.0.1:$port" --db "$work/conformance.db" --allow-destructive 2> "$work/server.log" &
+"$server" --http 127.0.0.1:0 2> "$work/server.log" &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 50); do
-  (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+# The server prints the address it bound (port 0 lets the system choose).
+url=""
+for _ in $(seq 100); do
+  url="$(sed -n 's|^listening on \(http://.*/mcp\)$|\1|p' "$work/server.log")"
+  [ -n "$url" ] && break
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "conformance.sh: $server exited before listening:" >&2
+    cat "$work/server.log" >&2
+    exit 1
+  fi
   sleep 0.1
 done
-url="http://127.0.0.1:$port/mcp"
+if [ -z "$url" ]; then
+  echo "conformance.sh: $server did not say where it listens within 10 s" >&2
+  exit 1
+fi
 
 status=0
+# run_pass NAME SELECTION...: one pass of the suite, then the tiering count.
 run_pass() {
   local name="$1"; shift
-  echo "== conformance: $name"
-  if ! "${runner[@]}" server --url "$url" -o "$work/$name" "$@" > "$work/$name.txt" 2>&1; then
+  local expected="$here/conformance-expected-$name.yml"
+  echo "== conformance: $name ($*)"
+  # The scenarios the pass runs without scoring, by the suite's own listing.
+  "${runner[@]}" list --server "$@" > "$work/$name.list"
+  local suite_status=0
+  "${runner[@]}" server --url "$url" "$@" -o "$work/$name" --expected-failures "$expected" \
+    > "$work/$name.txt" 2>&1 || suite_status=$?
+  sed -n '/=== SUMMARY ===/,$p' "$work/$name.txt"
+  if [ "$suite_status" -ne 0 ]; then
+    echo "the suite failed the pass against $(basename "$expected") (exit $suite_status); see above"
     status=1
   fi
-  sed -n '/=== SUMMARY ===/,$p' "$work/$name.txt"
-  python3 - "$work/$name" "$name" <<'PY'
-import glob, json, sys
-import os, re
-passed = failed = skipped = 0
-for path in sorted(glob.glob(f"{sys.argv[1]}/*/checks.json")):
-    scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T.*$", "", os.path.basename(os.path.dirname(path)).removeprefix("server-"))
-    for check in json.load(open(path)):
-        status = check.get("status")
-        if status == "SUCCESS":
-            passed += 1
-        elif status in ("FAILURE", "ERROR", "WARNING"):
-            failed += 1
-            print(f"  {status.lower()} {scenario}:{check.get('id')} ({(check.get('errorMessage') or '')[:140]})")
-        else:
-            skipped += 1
-print(f"counts for {sys.argv[2]}: {passed} checks passed, {failed} failed or warned (each checked against the baseline above), {skipped} skipped or informational")
+  python3 - "$work/$name" "$work/$name.txt" "$work/$name.list" "$expected" "$name" <<'PY' || status=1
+import glob, json, os, re, sys
+out, stdout, listing, expected_path, name = sys.argv[1:6]
+
+# The scenarios the pass ran, as the suite's summary lists them, less those
+# it runs without scoring (under --requirements), as its listing names them.
+ran, section = [], None
+for line in open(stdout):
+    if line.startswith("=== SUMMARY ==="):
+        section = ran
+    elif line.startswith("Total:") or not line.strip():
+        section = None
+    elif section is not None and (m := re.match(r"[✓✗] ([^\s:]+):", line)):
+        section.append(m[1])
+unscored, section = [], None
+for line in open(listing):
+    if line.startswith("Run and reported, but never scored"):
+        section = unscored
+    elif section is not None and (m := re.match(r"\s+- (\S+) \[server\]$", line)):
+        section.append(m[1])
+scored = [scenario for scenario in ran if scenario not in unscored]
+
+# The expected failures: `scenario` or `scenario:check` entries of the server list.
+expected, key = set(), None
+for line in open(expected_path):
+    if m := re.match(r"(\w+):", line):
+        key = m[1]
+    elif key == "server" and (m := re.match(r"\s*-\s*([^#\s]+)", line)):
+        expected.add(m[1])
+
+results = {}
+for path in glob.glob(f"{out}/*/checks.json"):
+    scenario = os.path.basename(os.path.dirname(path))
+    scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T[\d-]+Z$", "", scenario).removeprefix("server-")
+    results[scenario] = json.load(open(path))
+
+def count(scenarios, gated):
+    """Scenarios passing as SDK tiering counts them; prints what does not:
+    every failing check of a gated scenario, one line per other scenario."""
+    passed, ok = 0, True
+    for scenario in scenarios:
+        checks = results.get(scenario)
+        statuses = [c["status"] for c in checks or []]
+        tier_pass = "FAILURE" not in statuses and "SUCCESS" in statuses
+        passed += tier_pass
+        listed = scenario in expected
+        bad = [c for c in checks or [] if c["status"] in ("FAILURE", "WARNING")]
+        if not gated:
+            if not tier_pass:
+                print(f"  {scenario} [unscored]: {len(bad)} failing checks of {len(statuses)}")
+            continue
+        if checks is None or not (bad or tier_pass):
+            what = "no results" if checks is None else f"no check succeeded ({', '.join(sorted(set(statuses)))})"
+            print(f"  {scenario}: {what} [{'expected' if listed else 'UNEXPECTED'}]")
+            ok &= listed
+        for check in bad:
+            known = listed or f"{scenario}:{check['id']}" in expected
+            message = (check.get("errorMessage") or "").replace("\n", " ")[:160]
+            print(f"  {scenario}: {check['status']} {check['id']} [{'expected' if known else 'UNEXPECTED'}] {message}")
+            ok &= known
+    return passed, ok
+
+scored_passed, ok = count(scored, gated=True)
+print(f"{name}: {scored_passed}/{len(scored)} scored scenarios pass (no FAILURE and at least one SUCCESS)")
+if unscored:
+    unscored_passed, _ = count(unscored, gated=False)
+    print(f"{name}: {unscored_passed}/{len(unscored)} unscored scenarios pass (not gated)")
+if not ok:
+    print(f"{name}: failures or warnings above are not in {os.path.basename(expected_path)}")
+sys.exit(0 if ok else 1)
 PY
 }
 
-run_pass active --expected-failures "$here/conformance-expected-active.yml"
-run_pass 2026-07-28 --requirements 2026-07-28 --expected-failures "$here/conformance-expected-2026-07-28.yml"
+run_pass 2025-06-18 --spec-version 2025-06-18
+run_pass 2025-11-25 --spec-version 2025-11-25
+run_pass 2026-07-28 --requirements 2026-07-28
+if [ "$status" -ne 0 ]; then
+  echo "== conformance: FAILED (server log follows)"
+  tail -n 50 "$work/server.log"
+fi
 exit $status

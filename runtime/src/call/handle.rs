@@ -20,7 +20,7 @@ use crate::call::ask::{
 };
 use crate::call::error::ToolError;
 use crate::call::handler::BoxFuture;
-use crate::call::rounds::{Rounds, State, question_digest};
+use crate::call::rounds::{Rounds, State, UNRECORDED, question_digest};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -446,7 +446,7 @@ impl Call {
                 if let Some((asked, answer)) =
                     self.rounds.as_ref().and_then(|r| r.answers.get(&key))
                 {
-                    if *asked != digest {
+                    if asked != UNRECORDED && *asked != digest {
                         return Err(AskError::BadAnswer {
                             key,
                             why: "the handler asked a different question under this key than the one answered; a question may depend only on the arguments and earlier answers".into(),

@@ -47,6 +47,16 @@ pub(crate) struct Rounds {
     pub(crate) steps: BTreeMap<String, Value>,
 }
 
+/// The digest recorded for an answer that came without a state, so without
+/// the question it answers.
+pub(crate) const UNRECORDED: &str = "";
+
+fn not_an_object(key: &str) -> ResumeError {
+    ResumeError(format!(
+        "inputResponses.{key} must be an object: the client's result for the request it answers"
+    ))
+}
+
 /// A short digest of any JSON value, as canonical JSON.
 pub(crate) fn digest(value: &Value) -> String {
     let hash = Sha256::digest(canonical_json(value));
@@ -65,6 +75,26 @@ impl Rounds {
             args: digest(arguments),
             ..Rounds::default()
         }
+    }
+
+    /// A first round that comes with answers but no state (the state is
+    /// optional in MCP): each answer stands for the question asked under its
+    /// key, unchecked against the question, since no earlier round recorded
+    /// it. An answer that is not an object is refused.
+    pub(crate) fn seeded(
+        arguments: &Value,
+        responses: &serde_json::Map<String, Value>,
+    ) -> Result<Rounds, ResumeError> {
+        let mut rounds = Rounds::first(arguments);
+        for (key, answer) in responses {
+            if !answer.is_object() {
+                return Err(not_an_object(key));
+            }
+            rounds
+                .answers
+                .insert(key.clone(), (UNRECORDED.to_owned(), answer.clone()));
+        }
+        Ok(rounds)
     }
 
     /// A later round: the opened state, the arguments of the retry, and the
@@ -93,11 +123,7 @@ impl Rounds {
                 Some(answer @ Value::Object(_)) => {
                     answers.insert(key, (question, answer.clone()));
                 }
-                Some(_) => {
-                    return Err(ResumeError(format!(
-                        "inputResponses.{key} must be an object: the client's result for the request it answers"
-                    )));
-                }
+                Some(_) => return Err(not_an_object(&key)),
             }
         }
         Ok(Rounds {
@@ -159,6 +185,16 @@ mod tests {
                 .0
                 .starts_with("inputResponses.user_name must be an object")
         );
+    }
+
+    #[test]
+    fn answers_without_a_state_seed_the_first_round() {
+        let args = json!({});
+        let responses = json!({"user_name": {"action": "accept"}, "extra": {}});
+        let rounds = Rounds::seeded(&args, responses.as_object().unwrap()).unwrap();
+        assert_eq!(rounds.answers["user_name"].0, UNRECORDED);
+        let bad = json!({"user_name": 12345});
+        assert!(Rounds::seeded(&args, bad.as_object().unwrap()).is_err());
     }
 
     #[test]

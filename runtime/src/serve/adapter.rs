@@ -361,8 +361,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         arguments: &Arguments,
     ) -> Result<Rounds, CallError> {
         let arguments = Value::Object(arguments.clone());
+        let responses: serde_json::Map<String, Value> = request
+            .input_responses
+            .as_ref()
+            .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default();
         let Some(sealed) = &request.request_state else {
-            return Ok(Rounds::first(&arguments));
+            return Rounds::seeded(&arguments, &responses)
+                .map_err(|e| CallError::invalid_params(e.0));
         };
         let refused = || {
             CallError::invalid_params(format!(
@@ -377,11 +383,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .state
             .open_json_with(sealed, request.name.as_bytes())
             .map_err(|_| refused())?;
-        let responses = request
-            .input_responses
-            .as_ref()
-            .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-            .unwrap_or_default();
         Rounds::resume(state, &arguments, &responses).map_err(|e| CallError::invalid_params(e.0))
     }
 
