@@ -98,7 +98,9 @@ pub mod call {
 /// Content blocks beyond text, for handlers that return them, and the
 /// annotations MCP defines for them.
 pub mod content {
-    pub use tooltable_runtime::call::content::{Annotations, IntoContent, ResourceBody, Role};
+    pub use tooltable_runtime::call::content::{
+        Annotations, IntoContent, ResourceBody, ResourceLink, Role,
+    };
 }
 
 /// The manifest: the committed JSON contract of a tool surface, and the

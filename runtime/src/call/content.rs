@@ -16,7 +16,7 @@ pub enum Content {
         /// The text.
         text: String,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Annotations>,
+        annotations: Option<Box<Annotations>>,
     },
     /// An image, base64-encoded.
     Image {
@@ -25,7 +25,7 @@ pub enum Content {
         /// The image's MIME type, such as `image/png`.
         mime_type: String,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Annotations>,
+        annotations: Option<Box<Annotations>>,
     },
     /// Audio, base64-encoded.
     Audio {
@@ -34,25 +34,10 @@ pub enum Content {
         /// The audio's MIME type, such as `audio/wav`.
         mime_type: String,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Annotations>,
+        annotations: Option<Box<Annotations>>,
     },
     /// A link to a resource the client can read.
-    ResourceLink {
-        /// The resource's URI.
-        uri: String,
-        /// Its name.
-        name: String,
-        /// A title for people, if any.
-        title: Option<String>,
-        /// What it is, if said.
-        description: Option<String>,
-        /// Its MIME type, if known.
-        mime_type: Option<String>,
-        /// Its size in bytes, if known.
-        size: Option<u64>,
-        /// Who the block is for, and how much it matters.
-        annotations: Option<Annotations>,
-    },
+    ResourceLink(Box<ResourceLink>),
     /// A resource embedded in the result, as text or base64 bytes.
     Resource {
         /// The resource's URI.
@@ -62,8 +47,28 @@ pub enum Content {
         /// Its contents.
         body: ResourceBody,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Annotations>,
+        annotations: Option<Box<Annotations>>,
     },
+}
+
+/// A link to a resource the client can read. (Boxed in [`Content`]: a
+/// result is usually text, and every block is as large as the largest kind.)
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResourceLink {
+    /// The resource's URI.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// A title for people, if any.
+    pub title: Option<String>,
+    /// What it is, if said.
+    pub description: Option<String>,
+    /// Its MIME type, if known.
+    pub mime_type: Option<String>,
+    /// Its size in bytes, if known.
+    pub size: Option<u64>,
+    /// Who the block is for, and how much it matters.
+    pub annotations: Option<Box<Annotations>>,
 }
 
 /// The contents of an embedded resource.
@@ -181,20 +186,16 @@ impl Content {
 
     /// A link to a resource the client can read.
     pub fn link(uri: impl Into<String>, name: impl Into<String>) -> Content {
-        Content::ResourceLink {
+        Content::ResourceLink(Box::new(ResourceLink {
             uri: uri.into(),
             name: name.into(),
-            title: None,
-            description: None,
-            mime_type: None,
-            size: None,
-            annotations: None,
-        }
+            ..ResourceLink::default()
+        }))
     }
 
     /// The same block with `annotations`.
     pub fn with_annotations(mut self, new: Annotations) -> Content {
-        *self.annotations_mut() = Some(new);
+        *self.annotations_mut() = Some(Box::new(new));
         self
     }
 
@@ -204,18 +205,18 @@ impl Content {
             Content::Text { annotations, .. }
             | Content::Image { annotations, .. }
             | Content::Audio { annotations, .. }
-            | Content::ResourceLink { annotations, .. }
-            | Content::Resource { annotations, .. } => annotations.as_ref(),
+            | Content::Resource { annotations, .. } => annotations.as_deref(),
+            Content::ResourceLink(link) => link.annotations.as_deref(),
         }
     }
 
-    fn annotations_mut(&mut self) -> &mut Option<Annotations> {
+    fn annotations_mut(&mut self) -> &mut Option<Box<Annotations>> {
         match self {
             Content::Text { annotations, .. }
             | Content::Image { annotations, .. }
             | Content::Audio { annotations, .. }
-            | Content::ResourceLink { annotations, .. }
             | Content::Resource { annotations, .. } => annotations,
+            Content::ResourceLink(link) => &mut link.annotations,
         }
     }
 
@@ -244,29 +245,21 @@ impl Content {
                 put("data", data);
                 put("mimeType", mime_type);
             }
-            Content::ResourceLink {
-                uri,
-                name,
-                title,
-                description,
-                mime_type,
-                size,
-                ..
-            } => {
+            Content::ResourceLink(link) => {
                 put("type", "resource_link");
-                put("uri", uri);
-                put("name", name);
+                put("uri", &link.uri);
+                put("name", &link.name);
                 for (key, value) in [
-                    ("title", title),
-                    ("description", description),
-                    ("mimeType", mime_type),
+                    ("title", &link.title),
+                    ("description", &link.description),
+                    ("mimeType", &link.mime_type),
                 ] {
                     if let Some(value) = value {
                         put(key, value);
                     }
                 }
-                if let Some(size) = size {
-                    map.insert("size".into(), (*size).into());
+                if let Some(size) = link.size {
+                    map.insert("size".into(), size.into());
                 }
             }
             Content::Resource {

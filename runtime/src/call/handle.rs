@@ -184,14 +184,21 @@ struct RoundLog {
 
 /// The per-call handle a handler may take as `&Call`.
 pub struct Call {
-    era: Era,
     identity: Arc<Identity>,
+    /// Everything a served call has; `None` for a detached call, which so
+    /// costs a call nothing to make and drop.
+    served: Option<Box<Served>>,
+}
+
+/// What a served call adds to a detached one.
+struct Served {
+    era: Era,
     meta: Map<String, Value>,
     client: ClientSupport,
     progress_token: Option<Value>,
     log_threshold: Option<LogLevel>,
-    cancel: Option<CancellationToken>,
-    channel: Option<Arc<dyn Channel>>,
+    cancel: CancellationToken,
+    channel: Arc<dyn Channel>,
     rounds: Option<Rounds>,
     log: Mutex<RoundLog>,
 }
@@ -199,11 +206,10 @@ pub struct Call {
 impl fmt::Debug for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
-            .field("era", &self.era)
+            .field("era", &self.era())
             .field("identity", &self.identity)
-            .field("client", &self.client)
-            .field("progress_token", &self.progress_token)
-            .field("log_threshold", &self.log_threshold)
+            .field("client", &self.client())
+            .field("served", &self.served.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -231,42 +237,43 @@ impl Call {
 
     pub(crate) fn detached_as(identity: Arc<Identity>) -> Call {
         Call {
-            era: Era::Legacy,
             identity,
-            meta: Map::new(),
-            client: ClientSupport::default(),
-            progress_token: None,
-            log_threshold: None,
-            cancel: None,
-            channel: None,
-            rounds: None,
-            log: Mutex::new(RoundLog::default()),
+            served: None,
         }
     }
 
     pub(crate) fn served(parts: Parts) -> Call {
         Call {
-            era: parts.era,
             identity: parts.identity,
-            meta: parts.meta,
-            client: parts.client,
-            progress_token: parts.progress_token,
-            log_threshold: parts.log_threshold,
-            cancel: Some(parts.cancel),
-            channel: Some(parts.channel),
-            rounds: parts.rounds,
-            log: Mutex::new(RoundLog::default()),
+            served: Some(Box::new(Served {
+                era: parts.era,
+                meta: parts.meta,
+                client: parts.client,
+                progress_token: parts.progress_token,
+                log_threshold: parts.log_threshold,
+                cancel: parts.cancel,
+                channel: parts.channel,
+                rounds: parts.rounds,
+                log: Mutex::new(RoundLog::default()),
+            })),
         }
     }
 
-    fn round(&self) -> std::sync::MutexGuard<'_, RoundLog> {
+    /// The round's log; `None` for a detached call, which has no rounds.
+    fn round(&self) -> Option<std::sync::MutexGuard<'_, RoundLog>> {
         // A handler that panicked mid-round leaves a log that is still whole.
-        self.log.lock().unwrap_or_else(|p| p.into_inner())
+        let served = self.served.as_ref()?;
+        Some(served.log.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// The protocol era the call arrived in.
+    fn rounds(&self) -> Option<&Rounds> {
+        self.served.as_ref()?.rounds.as_ref()
+    }
+
+    /// The protocol era the call arrived in (a detached call counts as the
+    /// `initialize` era: it never has rounds).
     pub fn era(&self) -> Era {
-        self.era
+        self.served.as_ref().map_or(Era::Legacy, |s| s.era)
     }
 
     /// Who is calling, as the policy saw them.
@@ -274,14 +281,15 @@ impl Call {
         &self.identity
     }
 
-    /// The request's `_meta`.
+    /// The request's `_meta` (empty for a detached call).
     pub fn meta(&self) -> &Map<String, Value> {
-        &self.meta
+        static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+        self.served.as_ref().map_or(&EMPTY, |s| &s.meta)
     }
 
     /// What the client declared it can be asked.
     pub fn client(&self) -> ClientSupport {
-        self.client
+        self.served.as_ref().map(|s| s.client).unwrap_or_default()
     }
 
     /// Reports progress: `progress` so far, of `total` if known, with a
@@ -290,14 +298,19 @@ impl Call {
     /// the last, at the total, always go), so a tight loop cannot flood the
     /// transport.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let (Some(token), Some(channel)) = (&self.progress_token, &self.channel) else {
+        let Some(served) = &self.served else {
+            return;
+        };
+        let Some(token) = &served.progress_token else {
             return;
         };
         if self.is_cancelled() {
             return;
         }
         {
-            let mut round = self.round();
+            let Some(mut round) = self.round() else {
+                return;
+            };
             let now = Instant::now();
             let last = total.is_some_and(|t| progress >= t);
             let due = round
@@ -308,7 +321,8 @@ impl Call {
             }
             round.last_progress = Some(now);
         }
-        channel
+        served
+            .channel
             .notify(Notice::Progress {
                 token: token.clone(),
                 progress,
@@ -320,7 +334,9 @@ impl Call {
 
     /// Whether a message at `level` would reach the client.
     pub fn logs(&self, level: LogLevel) -> bool {
-        self.channel.is_some() && self.log_threshold.is_some_and(|t| level >= t)
+        self.served
+            .as_ref()
+            .is_some_and(|s| s.log_threshold.is_some_and(|t| level >= t))
     }
 
     /// Sends a log message to the client, when the client asked for that
@@ -331,11 +347,12 @@ impl Call {
         if !self.logs(level) || self.is_cancelled() {
             return;
         }
-        let Some(channel) = &self.channel else {
+        let Some(served) = &self.served else {
             return;
         };
         let data = serde_json::to_value(data).unwrap_or(Value::Null);
-        channel
+        served
+            .channel
             .notify(Notice::Log {
                 level,
                 logger: None,
@@ -357,15 +374,15 @@ impl Call {
     /// Whether the call was cancelled: by the client, by the client going
     /// away, or by the server's time limit for a call.
     pub fn is_cancelled(&self) -> bool {
-        self.cancel
+        self.served
             .as_ref()
-            .is_some_and(CancellationToken::is_cancelled)
+            .is_some_and(|s| s.cancel.is_cancelled())
     }
 
     /// Completes when the call is cancelled; never, for a detached call.
     pub async fn cancelled(&self) {
-        match &self.cancel {
-            Some(token) => token.cancelled().await,
+        match &self.served {
+            Some(served) => served.cancel.cancelled().await,
             None => std::future::pending().await,
         }
     }
@@ -401,21 +418,22 @@ impl Call {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<T, ToolError>>,
     {
-        if self.era == Era::Legacy || self.rounds.is_none() {
+        let Some(rounds) = self.rounds() else {
             return effect().await;
-        }
-        if let Some(recorded) = self.rounds.as_ref().and_then(|r| r.steps.get(name)) {
+        };
+        if let Some(recorded) = rounds.steps.get(name) {
             return serde_json::from_value(recorded.clone()).map_err(ToolError::internal);
         }
         let value = effect().await?;
         let recorded = serde_json::to_value(&value).map_err(ToolError::internal)?;
-        self.round().steps.insert(name.to_owned(), recorded);
+        if let Some(mut round) = self.round() {
+            round.steps.insert(name.to_owned(), recorded);
+        }
         Ok(value)
     }
 
     /// The key of the next question: its own, or its order in the call.
-    fn next_key(&self, question: &Question) -> String {
-        let mut round = self.round();
+    fn next_key(round: &mut RoundLog, question: &Question) -> String {
         round.questions += 1;
         match question.explicit_key() {
             Some(key) => key.to_owned(),
@@ -424,18 +442,21 @@ impl Call {
     }
 
     async fn ask(&self, question: Question) -> Result<(String, Value), AskError> {
-        let key = self.next_key(&question);
-        let Some(channel) = &self.channel else {
+        let Some(served) = &self.served else {
             return Err(AskError::NoClient);
         };
-        if !self.client.has(question.capability()) {
+        let key = match self.round() {
+            Some(mut round) => Call::next_key(&mut round, &question),
+            None => return Err(AskError::NoClient),
+        };
+        if !served.client.has(question.capability()) {
             return Err(AskError::Unsupported(question.capability()));
         }
-        match self.era {
+        match served.era {
             Era::Legacy => {
                 let cancelled = self.cancelled();
                 tokio::select! {
-                    answer = channel.request(question.method(), question.params()) => {
+                    answer = served.channel.request(question.method(), question.params()) => {
                         answer.map(|a| (key, a))
                     }
                     () = cancelled => Err(AskError::Cancelled),
@@ -443,9 +464,7 @@ impl Call {
             }
             Era::Current => {
                 let digest = question_digest(question.method(), &question.params());
-                if let Some((asked, answer)) =
-                    self.rounds.as_ref().and_then(|r| r.answers.get(&key))
-                {
+                if let Some((asked, answer)) = self.rounds().and_then(|r| r.answers.get(&key)) {
                     if asked != UNRECORDED && *asked != digest {
                         return Err(AskError::BadAnswer {
                             key,
@@ -454,7 +473,9 @@ impl Call {
                     }
                     return Ok((key, answer.clone()));
                 }
-                self.round().asked.push((key, question));
+                if let Some(mut round) = self.round() {
+                    round.asked.push((key, question));
+                }
                 // The round ends here: the executor sees the question, drops
                 // the handler and answers input-required.
                 std::future::pending().await
@@ -464,15 +485,19 @@ impl Call {
 
     /// Whether the handler asked a question this round that has no answer.
     pub(crate) fn has_asked(&self) -> bool {
-        !self.round().asked.is_empty()
+        self.round().is_some_and(|round| !round.asked.is_empty())
     }
 
     /// The questions of this round, and the state that carries the call to
     /// the next one.
     pub(crate) fn end_round(&self) -> (Vec<(String, &'static str, Value)>, State) {
-        let mut round = self.round();
-        let asked = std::mem::take(&mut round.asked);
-        let steps = std::mem::take(&mut round.steps);
+        let (asked, steps) = match self.round() {
+            Some(mut round) => (
+                std::mem::take(&mut round.asked),
+                std::mem::take(&mut round.steps),
+            ),
+            None => (Vec::new(), BTreeMap::new()),
+        };
         let digests = asked
             .iter()
             .map(|(key, q)| (key.clone(), question_digest(q.method(), &q.params())))
@@ -481,7 +506,7 @@ impl Call {
             .into_iter()
             .map(|(key, q)| (key, q.method(), q.params()))
             .collect();
-        let rounds = self.rounds.clone().unwrap_or_default();
+        let rounds = self.rounds().cloned().unwrap_or_default();
         (requests, rounds.next(steps, digests))
     }
 }
