@@ -142,7 +142,7 @@ pub fn find(p: P) -> String { String::new() }
     assert_eq!(
         errors,
         [
-            "src/lib.rs:12:31: the example of tool `find` does not fit its input schema: at `/limit` it is 50, but the maximum is 10; correct the example or the parameter type"
+            "src/lib.rs:12:31: the example of tool `find` does not fit its input schema: at `/limit`: the value is greater than the maximum of 10; correct the example or the parameter type"
         ],
     );
     let missing = crate_with(
@@ -153,7 +153,7 @@ pub fn find(p: P) -> String { String::new() }
     assert!(
         analysis.diagnostics()[0]
             .message
-            .contains("at `/` it misses the required property `query`"),
+            .contains("at `/`: \"query\" is a required property"),
         "{:?}",
         analysis.diagnostics()
     );

@@ -21,7 +21,8 @@ use syn::spanned::Spanned;
 use tooltable_runtime::rules::info::ToolInfo;
 use tooltable_runtime::rules::names::validate_name;
 use tooltable_runtime::rules::tier::{Annotations, Tier, World};
-use tooltable_runtime::rules::{confirm, limits, schema, validate};
+use tooltable_runtime::rules::validate::{self, Validator};
+use tooltable_runtime::rules::{confirm, limits, schema};
 use tooltable_runtime::wire::descriptor;
 use tooltable_runtime::wire::fingerprint::{self, Fingerprint};
 use tooltable_runtime::wire::manifest::{Manifest, ManifestTool};
@@ -47,6 +48,9 @@ pub struct DescribedTool {
     pub fingerprint: Fingerprint,
     /// Whether structured output is wrapped as `{"result": ..}`.
     pub wrap_output: bool,
+    /// Whether the input schema promises more than the parameter type
+    /// enforces, so the server validates arguments against it.
+    pub validates: bool,
     /// The declared example arguments, as compact JSON text.
     pub example: Option<String>,
 }
@@ -244,21 +248,37 @@ fn describe_tool(
         ));
     }
 
-    if let (Some(example), true) = (&attr.example, errors.is_empty())
-        && let Err(violations) = validate::validate(&input_schema, &example.value)
-    {
-        errors.extend(violations.into_iter().map(|v| {
-                Diagnostic::error(
-                    at(example.span),
+    let validator = if errors.is_empty() {
+        match Validator::new(&input_schema) {
+            Ok(validator) => Some(validator),
+            Err(e) => {
+                errors.push(Diagnostic::error(
+                    at(decl.fn_ident.span()),
                     format!(
-                        "the example of tool `{}` does not fit its input schema: at `{}` it {}; correct the example or the parameter type",
-                        decl.name,
-                        if v.pointer.is_empty() { "/" } else { &v.pointer },
-                        v.message
+                        "the input schema of tool `{}` cannot be enforced: {e}",
+                        decl.name
                     ),
-                )
-            }));
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    if let (Some(example), Some(validator)) = (&attr.example, &validator)
+        && let Err(violations) = validator.check(&example.value)
+    {
+        errors.extend(violations.iter().map(|v| {
+            Diagnostic::error(
+                at(example.span),
+                format!(
+                    "the example of tool `{}` does not fit its input schema: {v}; correct the example or the parameter type",
+                    decl.name
+                ),
+            )
+        }));
     }
+    let validates = validate::needs_validation(&input_schema);
 
     let (output_schema, wrap_output) = match (decl.shape.output.kind, &decl.shape.output.ty) {
         (OutputKind::Text | OutputKind::Content, _) => (None, false),
@@ -329,6 +349,7 @@ fn describe_tool(
             descriptor_text,
             fingerprint,
             wrap_output,
+            validates,
             example: attr.example.as_ref().map(|e| e.value.to_string()),
             decl,
         },

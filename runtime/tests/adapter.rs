@@ -79,7 +79,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
             .build();
         let client = connect(Server::new(open, Shelf::new()), lifecycle).await;
         let listed = client.list_tools(None).await.unwrap();
-        assert_eq!(listed.tools.len(), 11);
+        assert_eq!(listed.tools.len(), 12);
         if current {
             assert_eq!(
                 listed.ttl_ms,
@@ -97,7 +97,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
         )
         .await;
         let listed = client.list_tools(None).await.unwrap();
-        assert_eq!(listed.tools.len(), 8, "read tools only");
+        assert_eq!(listed.tools.len(), 9, "read tools only");
         if current {
             assert_eq!(listed.cache_scope, Some(CacheScope::Private));
         }

@@ -33,7 +33,7 @@ fn the_table_is_sorted_and_found_by_exact_name_only() {
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
-    assert_eq!(TOOLS.len(), 11);
+    assert_eq!(TOOLS.len(), 12);
     for name in names {
         assert_eq!(TOOLS.get(name).map(|t| t.name()), Some(name));
     }
@@ -154,5 +154,68 @@ fn the_manifest_rendered_at_run_time_equals_the_committed_one() {
 
 #[test]
 fn every_baked_schema_equals_schemars() {
-    assert_eq!(tooltable_runtime::testing::assert_schemas_match(&TOOLS), 11);
+    assert_eq!(tooltable_runtime::testing::assert_schemas_match(&TOOLS), 12);
+}
+
+fn label(overrides: Value) -> Value {
+    let mut arguments = json!({"copies": 1, "text": "Lamps", "code": "ABC123", "notify": "shop@example.com", "shelves": [1, 2]});
+    for (key, value) in overrides.as_object().unwrap() {
+        arguments[key] = value.clone();
+    }
+    arguments
+}
+
+#[test]
+fn every_published_constraint_is_enforced_at_and_just_beyond_its_bound() {
+    let shelf = Shelf::new();
+    let fits = |overrides: Value| {
+        let result = call(&shelf, "items_label", label(overrides)).unwrap();
+        (!result.is_error)
+            .then_some(())
+            .ok_or_else(|| result.first_text().unwrap_or_default().to_owned())
+    };
+    assert_eq!(fits(json!({})), Ok(()));
+    assert_eq!(fits(json!({"copies": 10})), Ok(()));
+    assert_eq!(
+        fits(json!({"copies": 11})),
+        Err("Invalid arguments for items_label: at `/copies`: the value is greater than the maximum of 10.".into())
+    );
+    assert!(
+        fits(json!({"copies": 0})).is_err(),
+        "below the minimum of 1"
+    );
+    assert_eq!(fits(json!({"text": "x".repeat(20)})), Ok(()));
+    assert!(fits(json!({"text": "x".repeat(21)})).is_err());
+    assert!(fits(json!({"text": ""})).is_err());
+    assert!(fits(json!({"code": "abc123"})).is_err());
+    assert!(fits(json!({"notify": "nobody"})).is_err());
+    assert_eq!(fits(json!({"shelves": [1, 2, 3]})), Ok(()));
+    assert!(fits(json!({"shelves": [1, 2, 3, 4]})).is_err());
+    assert!(fits(json!({"shelves": []})).is_err());
+    assert!(fits(json!({"shelves": [2, 2]})).is_err(), "unique items");
+}
+
+#[test]
+fn a_refusal_names_a_handful_of_violations_however_bad_the_arguments() {
+    let shelf = Shelf::new();
+    let text = refusal(
+        &shelf,
+        "items_label",
+        json!({"copies": 0, "text": "x".repeat(1 << 20), "code": "no", "notify": "no", "shelves": []}),
+    );
+    assert!(text.len() < 1500, "{} bytes", text.len());
+    assert_eq!(text.matches("at `/").count(), 5, "{text}");
+}
+
+#[test]
+fn only_tools_whose_schema_says_more_than_their_type_are_validated() {
+    let validated: Vec<&str> = TOOLS
+        .tools()
+        .iter()
+        .filter(|t| {
+            tooltable_runtime::rules::validate::needs_validation(&t.descriptor()["inputSchema"])
+        })
+        .map(|t| t.name())
+        .collect();
+    assert_eq!(validated, ["items_label"]);
 }

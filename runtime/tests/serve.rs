@@ -139,6 +139,7 @@ async fn every_bad_line_is_answered_and_a_valid_request_after_them_is_served() {
             "items_fault",
             "items_get",
             "items_greet",
+            "items_label",
             "items_list",
             "items_progress",
             "items_put_and_name",
@@ -259,8 +260,11 @@ async fn pages_of_the_largest_size_list_everything_without_overflow() {
             r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
         ))
         .await;
-    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 3);
-    assert!(third["result"].get("nextCursor").is_none());
+    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 4);
+    assert!(
+        third["result"].get("nextCursor").is_none(),
+        "12 tools in pages of 4"
+    );
 }
 
 /// One HTTP/1.1 exchange on a fresh connection; returns the status and body.

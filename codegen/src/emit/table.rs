@@ -116,6 +116,7 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
         {fingerprint},
         {handler},
         {wrap},
+        {validates},
     ),
 ",
         name = lit(info.name),
@@ -133,6 +134,7 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
         descriptor = lit(&tool.descriptor_text),
         fingerprint = bytes(&tool.fingerprint),
         wrap = tool.wrap_output,
+        validates = tool.validates,
     )
 }
 

@@ -143,12 +143,8 @@ pub struct SearchResults {
     example = r#"{"query": "milk", "tag": "shopping", "limit": 5}"#
 )]
 pub async fn notes_search(store: &Store, params: SearchParams) -> Result<SearchResults, ToolError> {
+    // The server enforces the schema's range before the handler runs.
     let limit = params.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(ToolError::new(format!(
-            "limit is {limit}; give a limit from 1 to 100"
-        )));
-    }
     let (notes, total) = store.search(&params.query, params.tag.as_deref(), limit)?;
     Ok(SearchResults {
         notes: notes.into_iter().map(Note::from).collect(),
@@ -276,12 +272,6 @@ pub async fn notes_watch(
     params: WatchParams,
     call: &Call,
 ) -> Result<Watched, ToolError> {
-    if !(1..=300).contains(&params.seconds) {
-        return Err(ToolError::new(format!(
-            "seconds is {}; wait from 1 to 300 seconds",
-            params.seconds
-        )));
-    }
     let mut watching = store.watch();
     tokio::select! {
         changed = watching.next() => {

@@ -13,6 +13,7 @@ use crate::call::handler::{Arguments, Failure, Handler, Invoke, Output};
 use crate::call::result::{CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply};
 use crate::rules::confirm;
 use crate::rules::info::ToolInfo;
+use crate::rules::validate::{self, SchemaError, Validator};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -44,40 +45,37 @@ pub(crate) async fn execute<C>(
     {
         return Ok(Reply::Complete(CallToolResult::error(refusal.to_string())));
     }
+    let mut output_validator = None;
     let ran = match invoke {
-        Invoke::Static(Handler::Sync(invoke)) => {
-            Ran::Finished(catch_unwind(AssertUnwindSafe(|| {
-                invoke(context, arguments, call)
-            })))
-        }
-        Invoke::Static(Handler::Async(invoke)) => {
-            UntilAsked {
-                future: invoke(context, arguments, call),
-                call,
+        Invoke::Static(handler, validator) => {
+            if let Some(validator) = validator
+                && let Some(refusal) = refuse_arguments(info.name, validator, &arguments)
+            {
+                return Ok(Reply::Complete(refusal));
             }
-            .await
-        }
-        Invoke::Dynamic(invoke, input_schema) => {
-            let given = Value::Object(arguments.clone());
-            if let Err(violations) = crate::rules::validate::validate(input_schema, &given) {
-                let detail = violations
-                    .iter()
-                    .map(|v| {
-                        let at = if v.pointer.is_empty() {
-                            "/"
-                        } else {
-                            &v.pointer
-                        };
-                        format!("at `{at}`, {}", v.message)
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                return Ok(Reply::Complete(CallToolResult::error(format!(
-                    "Invalid arguments for {}: {detail}.",
-                    info.name
-                ))));
+            match handler {
+                Handler::Sync(invoke) => Ran::Finished(catch_unwind(AssertUnwindSafe(|| {
+                    invoke(context, arguments, call)
+                }))),
+                Handler::Async(invoke) => {
+                    UntilAsked {
+                        future: invoke(context, arguments, call),
+                        call,
+                    }
+                    .await
+                }
             }
-            match catch_unwind(AssertUnwindSafe(|| invoke(context, arguments, call))) {
+        }
+        Invoke::Dynamic {
+            handler,
+            input,
+            output,
+        } => {
+            if let Some(refusal) = refuse_arguments(info.name, &Ok(input), &arguments) {
+                return Ok(Reply::Complete(refusal));
+            }
+            output_validator = output;
+            match catch_unwind(AssertUnwindSafe(|| handler(context, arguments, call))) {
                 Ok(future) => UntilAsked { future, call }.await,
                 Err(panic) => Ran::Finished(Err(panic)),
             }
@@ -91,6 +89,19 @@ pub(crate) async fn execute<C>(
         Ran::Finished(outcome) => outcome,
     };
     let result = match outcome {
+        Ok(Ok(Output::Structured(value)))
+            if output_validator.is_some_and(|v| v.check(&value).is_err()) =>
+        {
+            let violations = output_validator
+                .and_then(|v| v.check(&value).err())
+                .unwrap_or_default();
+            tracing::error!(
+                tool = info.name,
+                violations = %validate::describe(&violations),
+                "a provider tool's result does not fit its output schema"
+            );
+            CallToolResult::error(GENERIC_FAILURE)
+        }
         Ok(Ok(output)) => shape(output, wrap_output),
         Ok(Err(Failure::Arguments(detail))) => {
             CallToolResult::error(format!("Invalid arguments for {}: {detail}", info.name))
@@ -117,6 +128,29 @@ pub(crate) async fn execute<C>(
         }
     };
     Ok(Reply::Complete(result))
+}
+
+/// The refusal of arguments that do not fit the input schema, naming the
+/// first few violations; `None` when they fit.
+fn refuse_arguments<V: std::borrow::Borrow<Validator>>(
+    tool: &str,
+    validator: &Result<V, SchemaError>,
+    arguments: &Arguments,
+) -> Option<CallToolResult> {
+    let validator = match validator {
+        Ok(validator) => validator.borrow(),
+        Err(error) => {
+            tracing::error!(tool, %error, "the input schema cannot be enforced");
+            return Some(CallToolResult::error(GENERIC_FAILURE));
+        }
+    };
+    // Validation reads a value; the arguments stay the handler's to own.
+    let given = Value::Object(arguments.clone());
+    let violations = validator.check(&given).err()?;
+    Some(CallToolResult::error(format!(
+        "Invalid arguments for {tool}: {}.",
+        validate::describe(&violations)
+    )))
 }
 
 fn shape(output: Output, wrap: bool) -> CallToolResult {

@@ -184,7 +184,9 @@ struct RoundLog {
 
 /// The per-call handle a handler may take as `&Call`.
 pub struct Call {
-    identity: Arc<Identity>,
+    /// `None` for a call whose handler cannot see it (the shared "nobody"
+    /// answers), so such a call touches no reference count.
+    identity: Option<Arc<Identity>>,
     /// Everything a served call has; `None` for a detached call, which so
     /// costs a call nothing to make and drop.
     served: Option<Box<Served>>,
@@ -231,20 +233,22 @@ impl Call {
     /// A handle for a call made directly, with no client: progress and logs
     /// go nowhere, it is never cancelled, questions fail.
     pub fn detached() -> Call {
-        static NOBODY: std::sync::OnceLock<Arc<Identity>> = std::sync::OnceLock::new();
-        Call::detached_as(NOBODY.get_or_init(Arc::default).clone())
+        Call {
+            identity: None,
+            served: None,
+        }
     }
 
     pub(crate) fn detached_as(identity: Arc<Identity>) -> Call {
         Call {
-            identity,
+            identity: Some(identity),
             served: None,
         }
     }
 
     pub(crate) fn served(parts: Parts) -> Call {
         Call {
-            identity: parts.identity,
+            identity: Some(parts.identity),
             served: Some(Box::new(Served {
                 era: parts.era,
                 meta: parts.meta,
@@ -278,7 +282,8 @@ impl Call {
 
     /// Who is calling, as the policy saw them.
     pub fn identity(&self) -> &Identity {
-        &self.identity
+        static NOBODY: std::sync::LazyLock<Identity> = std::sync::LazyLock::new(Identity::default);
+        self.identity.as_deref().unwrap_or(&NOBODY)
     }
 
     /// The request's `_meta` (empty for a detached call).

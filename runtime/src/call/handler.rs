@@ -8,6 +8,7 @@
 use crate::call::content::Content;
 use crate::call::error::ToolError;
 use crate::call::handle::Call;
+use crate::rules::validate::{SchemaError, Validator};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
@@ -35,13 +36,20 @@ pub type DynHandler<C> = std::sync::Arc<
     dyn for<'a> Fn(&'a C, Arguments, &'a Call) -> BoxFuture<'a, Outcome> + Send + Sync,
 >;
 
-/// A handler of either kind.
+/// A handler of either kind, with the validators its arguments and results
+/// go through.
 pub(crate) enum Invoke<'h, C: 'static> {
-    /// Baked into the static table.
-    Static(&'h Handler<C>),
-    /// Registered by a provider: its arguments are checked against its
-    /// input schema, since no parameter type stands between them and the handler.
-    Dynamic(&'h DynHandler<C>, &'h Value),
+    /// Baked into the static table; its input schema's validator when the
+    /// schema says more than the parameter type enforces.
+    Static(&'h Handler<C>, Option<&'h Result<Validator, SchemaError>>),
+    /// Registered by a provider: its arguments are always checked against
+    /// its input schema (no parameter type stands between them and the
+    /// handler), and its structured results against its output schema.
+    Dynamic {
+        handler: &'h DynHandler<C>,
+        input: &'h Validator,
+        output: Option<&'h Validator>,
+    },
 }
 
 /// A handler's successful output, before it is shaped into a result.

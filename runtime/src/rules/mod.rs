@@ -14,4 +14,5 @@ pub mod meta_keys;
 pub mod names;
 pub mod schema;
 pub mod tier;
+#[cfg(feature = "validate")]
 pub mod validate;

@@ -653,7 +653,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let cancel = std::sync::OnceLock::new();
         let handle = |takes_call: bool, arguments: &Arguments| {
             if !takes_call {
-                return Ok(Call::detached_as(caller.shared_identity()));
+                return Ok(Call::detached());
             }
             let rounds = match era_of(&context) {
                 Era::Current => Some(self.resume(&request, arguments)?),

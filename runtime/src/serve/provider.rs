@@ -17,6 +17,7 @@ use crate::rules::limits;
 use crate::rules::names::validate_name;
 use crate::rules::schema;
 use crate::rules::tier::{Annotations, Tier, World};
+use crate::rules::validate::Validator;
 use crate::table::Settings;
 use crate::wire::descriptor::{self, DescriptorParts};
 use crate::wire::fingerprint::{Fingerprint, descriptor_fingerprint};
@@ -102,7 +103,8 @@ pub struct Registered<C: 'static> {
     toolset: Option<String>,
     source: String,
     pub(crate) descriptor: Value,
-    pub(crate) input_schema: Value,
+    pub(crate) input: Validator,
+    pub(crate) output: Option<Validator>,
     pub(crate) descriptor_text: String,
     pub(crate) fingerprint: Fingerprint,
     pub(crate) handler: DynHandler<C>,
@@ -208,7 +210,14 @@ pub(crate) fn validate_batch<C: 'static>(
                 Value::Object(tool.declarations.clone()),
             );
         }
-        let input_schema = input.clone();
+        let input_validator =
+            Validator::new(&input).map_err(|e| refuse(format!("its input {e}")))?;
+        let output_validator = match &tool.output_schema {
+            Some(output) => {
+                Some(Validator::new(output).map_err(|e| refuse(format!("its output {e}")))?)
+            }
+            None => None,
+        };
         let descriptor = descriptor::build(DescriptorParts {
             name: &tool.name,
             title: tool.title.as_deref(),
@@ -234,7 +243,8 @@ pub(crate) fn validate_batch<C: 'static>(
             toolset: tool.toolset,
             source: format!("provider:{provider}"),
             descriptor,
-            input_schema,
+            input: input_validator,
+            output: output_validator,
             descriptor_text,
             fingerprint,
             handler: tool.handler,

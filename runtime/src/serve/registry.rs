@@ -47,11 +47,12 @@ impl<C: 'static> Clone for Entry<C> {
 }
 
 impl<C: 'static> Entry<C> {
-    /// The tool's metadata.
-    pub fn info(&self) -> ToolInfo<'_> {
+    /// The tool's metadata: borrowed from the baked table, or a view of a
+    /// provided tool's.
+    pub fn info(&self) -> Cow<'_, ToolInfo<'_>> {
         match self {
-            Entry::Static(tool) => tool.info().clone(),
-            Entry::Provided(tool) => tool.info(),
+            Entry::Static(tool) => Cow::Borrowed(tool.info()),
+            Entry::Provided(tool) => Cow::Owned(tool.info()),
         }
     }
 
@@ -99,7 +100,11 @@ impl<C: 'static> Entry<C> {
     fn invoke(&self) -> Invoke<'_, C> {
         match self {
             Entry::Static(tool) => tool.invoke(),
-            Entry::Provided(tool) => Invoke::Dynamic(&tool.handler, &tool.input_schema),
+            Entry::Provided(tool) => Invoke::Dynamic {
+                handler: &tool.handler,
+                input: &tool.input,
+                output: tool.output.as_ref(),
+            },
         }
     }
 
@@ -448,8 +453,12 @@ impl<C: 'static> Registry<C> {
         name: &str,
         arguments: Arguments,
     ) -> Result<CallToolResult, CallError> {
-        self.call_with(context, caller, name, arguments, |_, _| {
-            Ok(Call::detached_as(caller.shared_identity()))
+        self.call_with(context, caller, name, arguments, |takes_call, _| {
+            Ok(if takes_call {
+                Call::detached_as(caller.shared_identity())
+            } else {
+                Call::detached()
+            })
         })
         .await
         .map(Reply::complete)

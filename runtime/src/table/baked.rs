@@ -12,11 +12,13 @@ use crate::call::handler::{Handler, Invoke};
 use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::rules::info::ToolInfo;
 use crate::rules::names::NameProfile;
+use crate::rules::validate::{SchemaError, Validator};
 use crate::table::name_index::NameIndex;
 use crate::table::shim::{Reference, ShimFns};
 use crate::wire::fingerprint::Fingerprint;
 use crate::wire::manifest::{Manifest, ManifestTool};
 use serde_json::{Map, Value};
+use std::sync::OnceLock;
 
 /// One tool of a static table.
 pub struct Tool<C: 'static> {
@@ -29,6 +31,10 @@ pub struct Tool<C: 'static> {
     #[cfg_attr(not(feature = "schema-guard"), allow(dead_code))]
     reference: Option<fn(bool) -> Reference>,
     wrap_output: bool,
+    /// Whether arguments are validated against the input schema (it says
+    /// more than the parameter type enforces); the build decides.
+    validates: bool,
+    validator: OnceLock<Result<Validator, SchemaError>>,
 }
 
 impl<C: 'static> Tool<C> {
@@ -40,6 +46,7 @@ impl<C: 'static> Tool<C> {
         fingerprint: [u8; 32],
         shim: ShimFns<C>,
         wrap_output: bool,
+        validates: bool,
     ) -> Tool<C> {
         Tool {
             info,
@@ -49,6 +56,8 @@ impl<C: 'static> Tool<C> {
             takes_call: shim.takes_call,
             reference: shim.reference,
             wrap_output,
+            validates,
+            validator: OnceLock::new(),
         }
     }
 
@@ -84,8 +93,20 @@ impl<C: 'static> Tool<C> {
         self.takes_call
     }
 
-    pub(crate) const fn invoke(&self) -> Invoke<'_, C> {
-        Invoke::Static(&self.handler)
+    pub(crate) fn invoke(&self) -> Invoke<'_, C> {
+        Invoke::Static(&self.handler, self.validator())
+    }
+
+    /// The input schema's validator, compiled on the tool's first call;
+    /// `None` when the parameter type enforces everything the schema says.
+    fn validator(&self) -> Option<&Result<Validator, SchemaError>> {
+        if !self.validates {
+            return None;
+        }
+        Some(self.validator.get_or_init(|| {
+            let descriptor = self.descriptor();
+            Validator::new(descriptor.get("inputSchema").unwrap_or(&Value::Null))
+        }))
     }
 
     /// Whether structured output is served wrapped as `{"result": ..}`
