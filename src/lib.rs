@@ -54,12 +54,15 @@ pub use tooltable_runtime::wire::fingerprint::Fingerprint;
 #[doc(hidden)]
 pub use tooltable_runtime::contract as __private_v1;
 
-/// Policies: who may see and call which tool.
+/// Policies: who may see and call which tool, and who may allow a call.
 ///
 /// A [`Policy`] decides per request from a tool's metadata and
 /// the [`Caller`]. A hidden tool is absent from listings, and a
 /// call to it is refused with a sentence naming what would allow it.
+/// [`Consent`](policy::Consent) decides who may allow a call to a tool
+/// declared with `confirm`.
 pub mod policy {
+    pub use tooltable_runtime::rules::confirm::Consent;
     pub use tooltable_runtime::serve::policy::{
         Access, AllOf, AllowAll, GrantedPermissions, MaxTier, Refusal, Toolsets,
     };

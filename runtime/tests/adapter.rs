@@ -1,12 +1,11 @@
 //! The rmcp adapter, driven by rmcp's own client in both protocol eras,
 //! through the library's guarded transport.
 
-use rmcp::ClientHandler;
-use rmcp::model::{
-    CacheScope, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
-    ProtocolVersion,
-};
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+mod client;
+
+use client::{Client, lifecycles};
+use rmcp::model::{CacheScope, CallToolRequestParams, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, RoleClient, RunningService};
 use serde_json::json;
 use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::rules::tier::Tier;
@@ -15,43 +14,20 @@ use tooltable_runtime::serve::policy::{Caller, GrantedPermissions};
 use tooltable_runtime::serve::registry::Registry;
 use tooltable_runtime::serve::server::Server;
 
-#[derive(Clone)]
-struct Client;
-
-impl ClientHandler for Client {
-    fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("tests", "0"),
-        )
-    }
-}
-
+/// A client that declares nothing, connected to `server`.
 async fn connect(
     server: Server<McpServer<Shelf>>,
     lifecycle: ClientLifecycleMode,
 ) -> RunningService<RoleClient, Client> {
-    let (server_side, client_side) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        let (read, write) = tokio::io::split(server_side);
-        server.handle_signals(false).serve_io(read, write).await
-    });
-    Client
-        .serve_with_lifecycle(client_side, lifecycle)
-        .await
-        .expect("the client connects")
+    client::connect(server, Client::default(), lifecycle).await
 }
 
-fn eras() -> [(bool, ClientLifecycleMode); 2] {
-    [
-        (false, ClientLifecycleMode::Initialize),
-        (
-            true,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        ),
-    ]
+/// Each era, and whether it is the current one.
+fn eras() -> Vec<(bool, ClientLifecycleMode)> {
+    lifecycles()
+        .into_iter()
+        .map(|(era, lifecycle)| (era == "2026-07-28", lifecycle))
+        .collect()
 }
 
 #[tokio::test]

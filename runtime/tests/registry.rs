@@ -11,6 +11,7 @@ use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::call::handle::Call;
 use tooltable_runtime::call::handler::{Arguments, BoxFuture, Outcome, Output};
 use tooltable_runtime::call::result::{CallError, CallToolResult};
+use tooltable_runtime::rules::confirm::Consent;
 use tooltable_runtime::rules::tier::{Tier, World};
 use tooltable_runtime::serve::pins::Pins;
 use tooltable_runtime::serve::policy::{Caller, GrantedPermissions, MaxTier};
@@ -268,10 +269,11 @@ fn a_concealing_registry_answers_a_hidden_tool_exactly_as_an_unknown_one() {
 }
 
 #[test]
-fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_confirm_then_arguments_then_handler()
+fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_arguments_then_consent_then_handler()
  {
     let store = Shelf::new();
     let registry = everything()
+        .consent(Consent::person_or_argument())
         .policy(GrantedPermissions)
         .store(MemoryStore::new())
         .build();
@@ -325,19 +327,8 @@ fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_confirm_then
         refusal.starts_with("items_destroy changed since this conversation pinned it"),
         "{refusal}"
     );
-    // 5. Confirmation answers before the arguments.
+    // 5. The arguments answer before consent.
     let pinned = admin.clone().pinned(good_pin);
-    assert!(
-        text(call(
-            &registry,
-            &store,
-            &pinned,
-            "items_destroy",
-            json!({"id": "x"})
-        ))
-        .contains("needs confirmation")
-    );
-    // 6. The arguments answer before the handler.
     assert!(
         text(call(
             &registry,
@@ -346,7 +337,18 @@ fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_confirm_then
             "items_destroy",
             json!({"id": "x", "confirm": true})
         ))
-        .starts_with("Invalid arguments for items_destroy: at `id`")
+        .starts_with("Invalid arguments for items_destroy: at `/id`")
+    );
+    // 6. Consent answers before the handler.
+    assert!(
+        text(call(
+            &registry,
+            &store,
+            &pinned,
+            "items_destroy",
+            json!({"id": 9})
+        ))
+        .contains("needs confirmation")
     );
     // 7. The handler answers last.
     assert_eq!(
@@ -803,4 +805,54 @@ fn declarations_travel_under_the_namespace_key_and_the_bag_is_omitted_when_empty
     let get = registry.get("items_get").unwrap().descriptor();
     assert!(get.get("_meta").is_none());
     assert!(get.get("annotations").is_some());
+}
+
+#[test]
+fn a_person_only_registry_refuses_a_client_that_cannot_ask_even_with_confirm_true() {
+    let store = Shelf::new();
+    let item = store.put("lamp");
+    let registry = everything()
+        .consent(Consent::person().switch("start the server with --confirm-by-argument"))
+        .build();
+    let refusal = text(call(
+        &registry,
+        &store,
+        &Caller::anonymous(),
+        "items_destroy",
+        json!({"id": item.id, "confirm": true}),
+    ));
+    assert_eq!(
+        refusal,
+        "items_destroy destroys the item for good, so a person must allow it, but this client cannot ask its user (it did not declare the elicitation capability); nothing was done. To let such clients confirm with `confirm: true`, start the server with --confirm-by-argument."
+    );
+    assert_eq!(store.count(), 1, "the refused call changed the shelf");
+}
+
+#[test]
+fn a_registry_that_accepts_the_argument_runs_a_call_confirmed_with_confirm_true() {
+    let store = Shelf::new();
+    let item = store.put("lamp");
+    let registry = everything().consent(Consent::person_or_argument()).build();
+    let refusal = text(call(
+        &registry,
+        &store,
+        &Caller::anonymous(),
+        "items_destroy",
+        json!({"id": item.id, "confirm": false}),
+    ));
+    assert!(
+        refusal.contains("call it again with `confirm: true`"),
+        "{refusal}"
+    );
+    assert_eq!(store.count(), 1);
+    let done = call(
+        &registry,
+        &store,
+        &Caller::anonymous(),
+        "items_destroy",
+        json!({"id": item.id, "confirm": true}),
+    )
+    .unwrap();
+    assert!(!done.is_error, "{:?}", done.first_text());
+    assert_eq!(store.count(), 0);
 }

@@ -6,9 +6,13 @@
 Connects over stdio in each of the SDK's modes (`auto`, `legacy`,
 `2026-07-28`) and over streamable HTTP; in each: lists the tools page by page
 to the end and compares them with the committed manifest; creates, gets,
-searches, updates and deletes notes; checks that a delete without
-`confirm: true` is refused and deletes nothing, that bad arguments are
-refused naming the field, and that an unknown tool is JSON-RPC -32602. The
+searches, updates and deletes notes; checks that a delete asks the person
+through the SDK's elicitation callback (naming the tool, its consequence and
+the arguments) and deletes nothing when they decline or answer false, even
+with `confirm: true` from the model; that a client that cannot ask is
+refused naming `--confirm-by-argument`, and confirms by argument under it;
+that bad arguments are refused naming the field, and that an unknown tool is
+JSON-RPC -32602. The
 SDK validates every `structuredContent` against the tool's `outputSchema`
 itself. Then the tools that talk back: `notes_export` must fire the SDK's
 progress and logging callbacks, a cancelled `notes_watch` must stop its
@@ -103,18 +107,24 @@ async def list_all(client: Client) -> tuple[list[dict[str, Any]], int]:
 
 class Talk:
     """What the server told this client through its callbacks, and how the
-    client answers questions (the title it gives, or a refusal)."""
+    client answers questions (the title it gives, or a refusal; whether the
+    person allows a call, or declines the question)."""
 
     def __init__(self) -> None:
         self.logs: list[Any] = []
         self.questions: list[str] = []
         self.title: str | None = "Asked title"
+        self.allow: bool | None = True
 
     async def on_log(self, params: mcp_types.LoggingMessageNotificationParams) -> None:
         self.logs.append(params.data)
 
     async def on_elicit(self, context: Any, params: mcp_types.ElicitRequestParams) -> mcp_types.ElicitResult:
         self.questions.append(params.message)
+        if params.message.startswith("Allow "):
+            if self.allow is None:
+                return mcp_types.ElicitResult(action="decline")
+            return mcp_types.ElicitResult(action="accept", content={"confirm": self.allow})
         if self.title is None:
             return mcp_types.ElicitResult(action="decline")
         return mcp_types.ElicitResult(action="accept", content={"title": self.title})
@@ -150,8 +160,16 @@ async def talk_back(client: Client, talk: Talk, label: str) -> None:
     check(exported.get("isError") is False and "# Gamma" in text_of(exported), f"{label}: notes_export exports the notes")
     check(len(progress) >= 2, f"{label}: the SDK's progress callback fired ({progress})")
     check(bool(progress) and progress[-1][0] == progress[-1][1], f"{label}: the last progress reaches the total ({progress[-1:]})")
-    logged = [str(data) for data in talk.logs]
-    check(any("exporting" in line for line in logged) and any("exported" in line for line in logged), f"{label}: the SDK's logging callback fired ({logged})")
+    def both_logged() -> bool:
+        logged = [str(data) for data in talk.logs]
+        return any("exporting" in line for line in logged) and any("exported" in line for line in logged)
+
+    # Over stateful HTTP, logs are not tied to the request: they travel on
+    # the session's standalone stream, unordered with the call's response.
+    with anyio.move_on_after(2):
+        while not both_logged():
+            await anyio.sleep(0.02)
+    check(both_logged(), f"{label}: the SDK's logging callback fired ({talk.logs})")
 
     async def watchers() -> int:
         stats = wire(await client.call_tool("notes_stats", {}))
@@ -212,9 +230,13 @@ async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: s
     updated = await call("notes_update", {"id": note_id, "title": "Oat milk"})
     check(updated.get("structuredContent", {}).get("title") == "Oat milk", f"{label}: notes_update changes the title")
 
-    refused = await call("notes_delete", {"id": note_id})
-    check(refused.get("isError") is True, f"{label}: notes_delete without confirm is refused")
-    check("confirm: true" in text_of(refused), f"{label}: the refusal says how to confirm: {text_of(refused)!r}")
+    talk.questions.clear()
+    for allow, why in ((None, "declines"), (False, "answers false")):
+        talk.allow = allow
+        refused = await call("notes_delete", {"id": note_id, "confirm": True})
+        check(text_of(refused) == "The user did not allow notes_delete; nothing was done.", f"{label}: a person who {why} refuses the delete, whatever the model sent: {text_of(refused)!r}")
+    asked = talk.questions[:1]
+    check(len(talk.questions) == 2 and "deletes the note and its tags for good" in asked[0] and f'"id":{note_id}' in asked[0], f"{label}: the person is asked, naming the tool, its consequence and the arguments ({asked})")
     still = await call("notes_get", {"id": note_id})
     check(still.get("isError") is False, f"{label}: the refused delete deleted nothing")
 
@@ -227,8 +249,9 @@ async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: s
     except MCPError as error:
         check(error.code == -32602, f"{label}: an unknown tool is JSON-RPC -32602 (got {error.code})")
 
-    deleted = await call("notes_delete", {"id": note_id, "confirm": True})
-    check(deleted.get("structuredContent") == {"id": note_id}, f"{label}: notes_delete with confirm deletes")
+    talk.allow = True
+    deleted = await call("notes_delete", {"id": note_id})
+    check(deleted.get("structuredContent") == {"id": note_id}, f"{label}: notes_delete deletes once the person allows it")
     gone = await call("notes_get", {"id": note_id})
     check(gone.get("isError") is True and f"no note with id {note_id}" in text_of(gone), f"{label}: the note is gone")
 
@@ -249,7 +272,9 @@ def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
         if tag == "C" and "method" in message and "id" in message:
             meta = (message.get("params") or {}).get("_meta") or {}
             methods[message["id"]] = (message["method"], meta.get("io.modelcontextprotocol/protocolVersion"))
-        elif tag == "S" and "id" in message and message["id"] in methods:
+        elif tag == "S" and "id" in message and "method" not in message and message["id"] in methods:
+            # A server's own request (elicitation) has an id of its own
+            # numbering, which may equal a client's: only responses count.
             method, requested = methods[message["id"]]
             if method == "initialize" and "result" in message:
                 negotiated = message["result"].get("protocolVersion")
@@ -285,6 +310,30 @@ async def run_stdio(server: Path, expected: dict[str, dict[str, Any]], schemas: 
     async with talk.client(params, mode) as client:
         await exercise(client, expected, label, page_size=2, talk=talk)
     validate_recording(log, schemas, label)
+
+
+async def cannot_ask(server: Path, workdir: Path, mode: str) -> None:
+    """A client without an elicitation callback cannot ask its user: refused
+    by default, confirmed by argument under --confirm-by-argument."""
+    label = f"stdio/{mode}/cannot-ask"
+    print(f"== {label}", flush=True)
+    for by_argument in (False, True):
+        extra = ["--confirm-by-argument"] if by_argument else []
+        params = StdioServerParameters(
+            command=str(server),
+            args=["serve", "--db", str(workdir / f"cannot-ask-{mode}-{by_argument}.db"), "--allow-destructive", *extra],
+        )
+        async with Client(params, mode=mode) as client:
+            created = wire(await client.call_tool("notes_create", {"title": "Keep", "body": "me"}))
+            note_id = created.get("structuredContent", {}).get("id")
+            answer = wire(await client.call_tool("notes_delete", {"id": note_id, "confirm": True}))
+            still = wire(await client.call_tool("notes_get", {"id": note_id}))
+            if by_argument:
+                check(answer.get("structuredContent") == {"id": note_id}, f"{label}: under --confirm-by-argument, confirm: true deletes ({text_of(answer)!r})")
+                check(still.get("isError") is True, f"{label}: the note is gone")
+            else:
+                check(answer.get("isError") is True and "cannot ask its user" in text_of(answer) and "--confirm-by-argument" in text_of(answer), f"{label}: refused naming the switch ({text_of(answer)!r})")
+                check(still.get("isError") is False, f"{label}: the refused delete deleted nothing")
 
 
 def free_port() -> int:
@@ -459,6 +508,8 @@ def main() -> int:
         workdir = Path(tmp)
         for mode in ("auto", "legacy", "2026-07-28"):
             anyio.run(run_stdio, args.server, expected, schemas, mode, workdir)
+        for mode in ("legacy", "2026-07-28"):
+            anyio.run(cannot_ask, args.server, workdir, mode)
         anyio.run(run_http, args.server, expected, schemas, workdir)
         bad_input_stdio(args.server, workdir, 64 * 1024)
     print(f"\n{PASSED} checks passed, {len(FAILURES)} failed")

@@ -34,6 +34,11 @@ enum Command {
         /// Allow the tools that destroy data (delete); implies --allow-write.
         #[arg(long)]
         allow_destructive: bool,
+        /// Let clients that cannot ask their user (no elicitation) confirm a
+        /// delete with `confirm: true`, which the model sets. Without it
+        /// such clients cannot delete; clients that can ask always ask.
+        #[arg(long)]
+        confirm_by_argument: bool,
         /// The largest request accepted, in bytes.
         #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES)]
         max_request_bytes: usize,
@@ -59,6 +64,7 @@ fn main() -> ExitCode {
             http,
             allow_write,
             allow_destructive,
+            confirm_by_argument,
             max_request_bytes,
             page_size,
         } => {
@@ -71,6 +77,7 @@ fn main() -> ExitCode {
                 http,
                 allow_write,
                 allow_destructive,
+                confirm_by_argument,
                 max_request_bytes,
                 page_size,
             };

@@ -2,14 +2,16 @@
 //!
 //! The library's registry is read-only unless raised; the operator raises
 //! it with `--allow-write` or `--allow-destructive`, and a refusal names
-//! those switches. Everything else (the transports, their guards, signals,
+//! those switches. Deleting asks the person through the client; a client
+//! that cannot ask is refused unless the operator passes
+//! `--confirm-by-argument`. Everything else (the transports, their guards, signals,
 //! the checks on numeric settings) is `tooltable::serve`.
 
 use crate::{Store, TOOLS};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tooltable::policy::MaxTier;
+use tooltable::policy::{Consent, MaxTier};
 use tooltable::registry::MemoryStore;
 use tooltable::serve::{McpServer, ServeError, Server};
 use tooltable::{Caller, Registry, Tier};
@@ -25,6 +27,8 @@ pub struct Options {
     pub allow_write: bool,
     /// Allow destructive tools (implies write).
     pub allow_destructive: bool,
+    /// Let clients that cannot ask their user confirm with `confirm: true`.
+    pub confirm_by_argument: bool,
     /// The largest request accepted, in bytes.
     pub max_request_bytes: usize,
     /// List at most this many tools per page (all in one page when absent).
@@ -48,18 +52,29 @@ pub fn max_tier(options: &Options) -> MaxTier {
         )
 }
 
+/// Who may allow a delete, with the switch that lets the argument do it.
+pub fn consent(options: &Options) -> Consent {
+    let consent = if options.confirm_by_argument {
+        Consent::person_or_argument()
+    } else {
+        Consent::person()
+    };
+    consent.switch("start the server with --confirm-by-argument")
+}
+
 /// The registry over the notes tools, with the operator's maximum tier and
-/// an in-memory store for enable flags.
-pub fn registry(max_tier: MaxTier) -> Registry<Store> {
+/// consent setting, and an in-memory store for enable flags.
+pub fn registry(max_tier: MaxTier, consent: Consent) -> Registry<Store> {
     Registry::builder(&TOOLS)
         .max_tier(max_tier)
+        .consent(consent)
         .store(MemoryStore::new())
         .build()
 }
 
 /// The server over the notes database, configured from `options`.
 pub fn server(store: Arc<Store>, options: &Options) -> Server<McpServer<Store>> {
-    let mut server = Server::new(registry(max_tier(options)), store)
+    let mut server = Server::new(registry(max_tier(options), consent(options)), store)
         .fixed_caller(Caller::anonymous())
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")
         .max_request_bytes(options.max_request_bytes);

@@ -10,6 +10,7 @@ use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
 use tooltable::declarations::{FieldRule, Ingest, Kind, validate_declaration};
+use tooltable::policy::Consent;
 use tooltable::{Caller, Registry, Tier};
 
 fn json() -> impl Strategy<Value = Value> {
@@ -79,9 +80,9 @@ proptest! {
     }
 
     #[test]
-    fn only_a_confirm_of_true_deletes_and_anything_else_changes_nothing(confirm in json()) {
+    fn under_confirm_by_argument_only_a_confirm_of_true_deletes_and_anything_else_changes_nothing(confirm in json()) {
         let store = seeded_store();
-        let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).build();
+        let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).consent(Consent::person_or_argument()).build();
         let before = contents(&store);
         let arguments = json!({"id": 1, "confirm": confirm.clone()}).as_object().cloned().unwrap_or_default();
         let result = block_on(registry.call(&store, &Caller::anonymous(), "notes_delete", arguments)).unwrap();
@@ -92,6 +93,17 @@ proptest! {
             prop_assert!(result.is_error);
             prop_assert_eq!(contents(&store), before);
         }
+    }
+
+    #[test]
+    fn without_a_person_to_ask_no_confirm_deletes(confirm in json()) {
+        let store = seeded_store();
+        let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).build();
+        let before = contents(&store);
+        let arguments = json!({"id": 1, "confirm": confirm}).as_object().cloned().unwrap_or_default();
+        let result = block_on(registry.call(&store, &Caller::anonymous(), "notes_delete", arguments)).unwrap();
+        prop_assert!(result.is_error);
+        prop_assert_eq!(contents(&store), before);
     }
 
     #[test]

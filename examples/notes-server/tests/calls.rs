@@ -119,7 +119,7 @@ fn an_unknown_tool_is_a_protocol_error_with_code_32602() {
 }
 
 #[test]
-fn deleting_without_confirm_is_refused_naming_the_consequence_and_deletes_nothing() {
+fn a_direct_delete_without_confirm_is_refused_naming_the_consequence_and_deletes_nothing() {
     let store = Store::in_memory().unwrap();
     let id = ok(
         &store,
@@ -135,7 +135,7 @@ fn deleting_without_confirm_is_refused_naming_the_consequence_and_deletes_nothin
     }
     assert_eq!(
         refusal(&store, "notes_delete", json!({"id": id, "confirm": "yes"})),
-        "Invalid argument `confirm` for notes_delete: expected true or false, got \"yes\". Call it again with `confirm: true` to proceed."
+        "Invalid argument `confirm` for notes_delete: expected true or false, got \"yes\"; nothing was done."
     );
     assert_eq!(store.count().unwrap(), 1);
 }

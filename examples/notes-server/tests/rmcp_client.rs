@@ -12,6 +12,7 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningSe
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use tooltable::Tier;
+use tooltable::policy::Consent;
 use tooltable::serve::Server;
 
 #[derive(Clone)]
@@ -34,7 +35,7 @@ async fn connect(
     let (server_side, client_side) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         let (read, write) = tokio::io::split(server_side);
-        Server::new(registry(max.into()), store)
+        Server::new(registry(max.into(), Consent::person()), store)
             .handle_signals(false)
             .serve_io(read, write)
             .await

@@ -1,17 +1,18 @@
 //! Executing a call: from a found tool and JSON arguments to an MCP result.
 //!
 //! The registry decides whether a call may run (policy, enabled flag, pin);
-//! this module runs it: confirmation, then the arguments, then the handler,
-//! then the shaping of the output. Everything here answers with a result
+//! this module runs it: the arguments, then consent for a confirming tool,
+//! then the handler, then the shaping of the output. Everything here answers with a result
 //! (`isError: true` when refused or failed), because the MCP specification
 //! wants errors a model can act on inside the result. A handler that panics
 //! or fails internally is logged with the tool's name, and the caller is told
 //! only to consult the server log.
 
+use crate::call::consent;
 use crate::call::handle::{Call, Era};
 use crate::call::handler::{Arguments, Failure, Handler, Invoke, Output};
 use crate::call::result::{CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply};
-use crate::rules::confirm;
+use crate::rules::confirm::{self, Consent};
 use crate::rules::info::ToolInfo;
 use crate::rules::validate::{self, SchemaError, Validator};
 use serde_json::{Map, Value};
@@ -20,51 +21,49 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// How a handler's run ended.
-enum Ran {
-    /// It returned, failed or panicked.
-    Finished(std::thread::Result<crate::call::handler::Outcome>),
+/// How a future polled until it finished or asked a question ended.
+enum Ran<T> {
+    /// It returned, or panicked.
+    Finished(std::thread::Result<T>),
     /// It asked the client a question on 2026-07-28 and is waiting: the
     /// round ends here.
     Asked,
 }
 
-/// Runs a tool the registry let through: confirmation, arguments, handler,
-/// result shaping. A protocol error only for a capability the client lacks
-/// on 2026-07-28; every other failure is a result with `isError: true`.
+/// The handler to run, once the arguments passed.
+enum Run<'h, C: 'static> {
+    Static(&'h Handler<C>),
+    Dynamic(&'h crate::call::handler::DynHandler<C>),
+}
+
+/// Runs a tool the registry let through: the `confirm` argument taken out,
+/// the arguments checked, consent obtained, the handler run, its result
+/// shaped. A protocol error only for a capability the client lacks on
+/// 2026-07-28; every other failure is a result with `isError: true`.
 pub(crate) async fn execute<C>(
     info: &ToolInfo<'_>,
     invoke: Invoke<'_, C>,
     wrap_output: bool,
+    consent: &Consent,
     context: &C,
     mut arguments: Arguments,
     call: &Call,
 ) -> Result<Reply, CallError> {
-    if let Some(required) = &info.confirm
-        && let Err(refusal) = confirm::take(info.name, required, &mut arguments)
-    {
-        return Ok(Reply::Complete(CallToolResult::error(refusal.to_string())));
-    }
-    let mut output_validator = None;
-    let ran = match invoke {
+    let given = match &info.confirm {
+        Some(_) => match confirm::take(info.name, &mut arguments) {
+            Ok(given) => given,
+            Err(refusal) => return Ok(Reply::Complete(CallToolResult::error(refusal.to_string()))),
+        },
+        None => None,
+    };
+    let (run, output_validator) = match invoke {
         Invoke::Static(handler, validator) => {
             if let Some(validator) = validator
                 && let Some(refusal) = refuse_arguments(info.name, validator, &arguments)
             {
                 return Ok(Reply::Complete(refusal));
             }
-            match handler {
-                Handler::Sync(invoke) => Ran::Finished(catch_unwind(AssertUnwindSafe(|| {
-                    invoke(context, arguments, call)
-                }))),
-                Handler::Async(invoke) => {
-                    UntilAsked {
-                        future: invoke(context, arguments, call),
-                        call,
-                    }
-                    .await
-                }
-            }
+            (Run::Static(handler), None)
         }
         Invoke::Dynamic {
             handler,
@@ -74,7 +73,46 @@ pub(crate) async fn execute<C>(
             if let Some(refusal) = refuse_arguments(info.name, &Ok(input), &arguments) {
                 return Ok(Reply::Complete(refusal));
             }
-            output_validator = output;
+            (Run::Dynamic(handler), output)
+        }
+    };
+    if let Some(required) = &info.confirm {
+        // Asked after the arguments passed, so a person is never asked to
+        // allow a call that would be refused anyway. Boxed: the question's
+        // future is large, and only confirming calls should carry it.
+        let obtain = Box::pin(consent::obtain(
+            info, required, consent, given, &arguments, call,
+        ));
+        match (UntilAsked {
+            future: obtain,
+            call,
+        })
+        .await
+        {
+            Ran::Asked => return Ok(input_required(call)),
+            Ran::Finished(Ok(Ok(()))) => {}
+            Ran::Finished(Ok(Err(refusal))) => {
+                tracing::info!(tool = info.name, %refusal, "a confirming call was not allowed");
+                return Ok(Reply::Complete(CallToolResult::error(refusal.to_string())));
+            }
+            Ran::Finished(Err(_)) => {
+                tracing::error!(tool = info.name, "asking for consent panicked");
+                return Ok(Reply::Complete(CallToolResult::error(GENERIC_FAILURE)));
+            }
+        }
+    }
+    let ran = match run {
+        Run::Static(Handler::Sync(invoke)) => Ran::Finished(catch_unwind(AssertUnwindSafe(|| {
+            invoke(context, arguments, call)
+        }))),
+        Run::Static(Handler::Async(invoke)) => {
+            UntilAsked {
+                future: invoke(context, arguments, call),
+                call,
+            }
+            .await
+        }
+        Run::Dynamic(handler) => {
             match catch_unwind(AssertUnwindSafe(|| handler(context, arguments, call))) {
                 Ok(future) => UntilAsked { future, call }.await,
                 Err(panic) => Ran::Finished(Err(panic)),
@@ -82,10 +120,7 @@ pub(crate) async fn execute<C>(
         }
     };
     let outcome = match ran {
-        Ran::Asked => {
-            let (requests, state) = call.end_round();
-            return Ok(Reply::InputRequired(InputRequired { requests, state }));
-        }
+        Ran::Asked => return Ok(input_required(call)),
         Ran::Finished(outcome) => outcome,
     };
     let result = match outcome {
@@ -130,6 +165,12 @@ pub(crate) async fn execute<C>(
     Ok(Reply::Complete(result))
 }
 
+/// Ends the round with the questions asked in it.
+fn input_required(call: &Call) -> Reply {
+    let (requests, state) = call.end_round();
+    Reply::InputRequired(InputRequired { requests, state })
+}
+
 /// The refusal of arguments that do not fit the input schema, naming the
 /// first few violations; `None` when they fit.
 fn refuse_arguments<V: std::borrow::Borrow<Validator>>(
@@ -170,9 +211,9 @@ fn shape(output: Output, wrap: bool) -> CallToolResult {
     }
 }
 
-/// Polls a handler's future inside `catch_unwind`, so a panicking async
-/// handler becomes an error instead of tearing down the task that serves the
-/// call, and ends the round when the handler waits on a question.
+/// Polls a future inside `catch_unwind`, so a panicking async handler
+/// becomes an error instead of tearing down the task that serves the call,
+/// and ends the round when the future waits on a question.
 struct UntilAsked<'c, F> {
     future: F,
     call: &'c Call,
@@ -180,11 +221,11 @@ struct UntilAsked<'c, F> {
 
 impl<F> Future for UntilAsked<'_, F>
 where
-    F: Future<Output = crate::call::handler::Outcome> + Unpin,
+    F: Future + Unpin,
 {
-    type Output = Ran;
+    type Output = Ran<F::Output>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Ran> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Ran<F::Output>> {
         let inner = &mut self.future;
         match catch_unwind(AssertUnwindSafe(|| Pin::new(&mut *inner).poll(cx))) {
             Ok(Poll::Ready(outcome)) => Poll::Ready(Ran::Finished(Ok(outcome))),

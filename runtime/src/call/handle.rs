@@ -176,7 +176,7 @@ struct RoundLog {
     asked: Vec<(String, Question)>,
     /// Steps run in this round.
     steps: BTreeMap<String, Value>,
-    /// How many questions the handler asked so far, for default keys.
+    /// How many questions without a key the handler asked so far, for default keys.
     questions: usize,
     /// When progress was last sent.
     last_progress: Option<Instant>,
@@ -227,6 +227,15 @@ pub(crate) struct Parts {
     pub cancel: CancellationToken,
     pub channel: Arc<dyn Channel>,
     pub rounds: Option<Rounds>,
+}
+
+/// Which answers from the client a 2026-07-28 question accepts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answers {
+    /// Any answer under its key, even one sent without a state.
+    Any,
+    /// Only an answer to the question as this server recorded asking it.
+    RecordedOnly,
 }
 
 impl Call {
@@ -396,19 +405,30 @@ impl Call {
     /// asked now; on 2026-07-28 the round ends and the handler runs again
     /// with the answer. Declining or cancelling is an answer, not an error.
     pub async fn elicit(&self, question: Elicitation) -> Result<Elicited, AskError> {
-        let (key, answer) = self.ask(Question::Elicit(question)).await?;
+        let (key, answer) = self.ask(Question::Elicit(question), Answers::Any).await?;
+        read_elicited(&key, &answer)
+    }
+
+    /// Asks the person whether a call may run. On 2026-07-28 only an answer
+    /// to the question this server asked counts: one sent before the
+    /// question (without the state that records it) is ignored and the
+    /// question asked.
+    pub(crate) async fn ask_consent(&self, question: Elicitation) -> Result<Elicited, AskError> {
+        let (key, answer) = self
+            .ask(Question::Elicit(question), Answers::RecordedOnly)
+            .await?;
         read_elicited(&key, &answer)
     }
 
     /// Asks the client's model to write a message.
     pub async fn sample(&self, request: Sampling) -> Result<Sampled, AskError> {
-        let (key, answer) = self.ask(Question::Sample(request)).await?;
+        let (key, answer) = self.ask(Question::Sample(request), Answers::Any).await?;
         read_sampled(&key, &answer)
     }
 
     /// Asks for the client's roots.
     pub async fn roots(&self, request: RootsRequest) -> Result<Vec<Root>, AskError> {
-        let (key, answer) = self.ask(Question::Roots(request)).await?;
+        let (key, answer) = self.ask(Question::Roots(request), Answers::Any).await?;
         read_roots(&key, &answer)
     }
 
@@ -437,16 +457,20 @@ impl Call {
         Ok(value)
     }
 
-    /// The key of the next question: its own, or its order in the call.
+    /// The key of the next question: its own, or its order among the
+    /// questions without one (so a key given to one question does not
+    /// renumber the others).
     fn next_key(round: &mut RoundLog, question: &Question) -> String {
-        round.questions += 1;
         match question.explicit_key() {
             Some(key) => key.to_owned(),
-            None => format!("q{}", round.questions),
+            None => {
+                round.questions += 1;
+                format!("q{}", round.questions)
+            }
         }
     }
 
-    async fn ask(&self, question: Question) -> Result<(String, Value), AskError> {
+    async fn ask(&self, question: Question, answers: Answers) -> Result<(String, Value), AskError> {
         let Some(served) = &self.served else {
             return Err(AskError::NoClient);
         };
@@ -469,7 +493,11 @@ impl Call {
             }
             Era::Current => {
                 let digest = question_digest(question.method(), &question.params());
-                if let Some((asked, answer)) = self.rounds().and_then(|r| r.answers.get(&key)) {
+                let answered = self
+                    .rounds()
+                    .and_then(|r| r.answers.get(&key))
+                    .filter(|(asked, _)| answers == Answers::Any || asked != UNRECORDED);
+                if let Some((asked, answer)) = answered {
                     if asked != UNRECORDED && *asked != digest {
                         return Err(AskError::BadAnswer {
                             key,

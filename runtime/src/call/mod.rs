@@ -7,6 +7,7 @@
 //! came from the baked table or from a provider.
 
 pub mod ask;
+pub(crate) mod consent;
 pub mod content;
 pub mod error;
 pub(crate) mod execute;

@@ -1,13 +1,15 @@
-//! Confirmation: the `confirm` argument a risky tool requires.
+//! Confirmation: who may allow a call to a risky tool, and how.
 //!
-//! A tool declared with `confirm` gets a boolean `confirm` property injected
-//! into its input schema. At call time the argument is taken out before the
-//! handler sees it: absent or `false` refuses the call with a sentence that
-//! names the consequence, anything but a boolean refuses it as a bad
-//! argument. The schema property, the refusal and the check live together
-//! here so that what the schema promises and what the server enforces cannot
-//! drift apart.
+//! A tool declared with `confirm` runs only once a person allowed it. When
+//! the client can ask its user (it declared elicitation), the user is asked
+//! (see `call::consent`) and nothing the model sends replaces the answer.
+//! When it cannot, the call is refused, unless the operator chose
+//! [`Consent::person_or_argument`]: then the `confirm` argument injected into
+//! the input schema confirms it, as set by the model. The schema property,
+//! the setting, the refusals and the check live together here so that what
+//! the schema promises and what the server enforces cannot drift apart.
 
+use crate::rules::quote::shorten;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::fmt;
@@ -52,7 +54,9 @@ impl Confirm<'_> {
 /// The name of the injected argument.
 pub const PROPERTY: &str = "confirm";
 
-/// The schema of the injected `confirm` property.
+/// The schema of the injected `confirm` property. Its description says
+/// what it means under either [`Consent`] setting, because the schema is
+/// fixed at build time and the setting is the operator's.
 pub fn property_schema(confirm: &Confirm<'_>) -> Value {
     let description = match confirm.consequence() {
         Some(consequence) => {
@@ -63,6 +67,60 @@ pub fn property_schema(confirm: &Confirm<'_>) -> Value {
         None => "Set to true to confirm this call. Without it the call is refused.".to_owned(),
     };
     json!({"type": "boolean", "default": false, "description": description})
+}
+
+/// Who may confirm a call to a confirming tool: always the person when the
+/// client can ask them; the setting decides what happens when it cannot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Consent {
+    by_argument: bool,
+    switch: Option<Cow<'static, str>>,
+}
+
+impl Consent {
+    /// Only a person (the default): a client that cannot ask its user is
+    /// refused, and `confirm: true` from the model confirms nothing.
+    pub const fn person() -> Consent {
+        Consent {
+            by_argument: false,
+            switch: None,
+        }
+    }
+
+    /// A person when the client can ask; otherwise `confirm: true` in the
+    /// arguments, which the model sets. Choose it only for clients that show
+    /// each call to a person before sending it.
+    pub const fn person_or_argument() -> Consent {
+        Consent {
+            by_argument: true,
+            switch: None,
+        }
+    }
+
+    /// Names what lets clients that cannot ask confirm by argument, for the
+    /// refusal, such as `"start the server with --confirm-by-argument"`.
+    pub fn switch(mut self, how: impl Into<Cow<'static, str>>) -> Consent {
+        self.switch = Some(how.into());
+        self
+    }
+
+    /// Whether a client that cannot ask may confirm with `confirm: true`.
+    pub fn by_argument(&self) -> bool {
+        self.by_argument
+    }
+
+    /// What the operator does to allow confirmation by argument.
+    fn how_to_allow(&self) -> &str {
+        self.switch
+            .as_deref()
+            .unwrap_or("configure the registry with `Consent::person_or_argument()`")
+    }
+}
+
+impl Default for Consent {
+    fn default() -> Consent {
+        Consent::person()
+    }
 }
 
 /// Why `confirm` could not be injected into an input schema.
@@ -111,11 +169,11 @@ pub fn inject(schema: &mut Value, confirm: &Confirm<'_>) -> Result<(), InjectErr
     Ok(())
 }
 
-/// Why a confirming call was refused. The message is written for the model
-/// that made the call: it says what the tool would do and how to proceed.
+/// Why a confirming call was refused. Each message says that nothing was
+/// done and, where there is one, what would let the call run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
-    /// `confirm` was absent or `false`.
+    /// Confirmation by argument: `confirm` was absent or `false`.
     NotConfirmed {
         /// The tool called.
         tool: String,
@@ -128,6 +186,32 @@ pub enum Refusal {
         tool: String,
         /// The value given, as JSON text, shortened when long.
         given: String,
+    },
+    /// The client cannot ask its user, and the server accepts only a person's confirmation.
+    CannotAsk {
+        /// The tool called.
+        tool: String,
+        /// What the tool does, as declared.
+        consequence: Option<String>,
+        /// What the operator does to allow confirmation by argument.
+        how: String,
+    },
+    /// The person said no: declined, or answered `false`.
+    Declined {
+        /// The tool called.
+        tool: String,
+    },
+    /// The person dismissed the question without choosing.
+    Dismissed {
+        /// The tool called.
+        tool: String,
+    },
+    /// The question could not be asked or its answer not read.
+    NoAnswer {
+        /// The tool called.
+        tool: String,
+        /// What went wrong, as a clause.
+        why: String,
     },
 }
 
@@ -150,7 +234,34 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotBoolean { tool, given } => write!(
                 f,
-                "Invalid argument `confirm` for {tool}: expected true or false, got {given}. Call it again with `confirm: true` to proceed."
+                "Invalid argument `confirm` for {tool}: expected true or false, got {given}; nothing was done."
+            ),
+            Refusal::CannotAsk {
+                tool,
+                consequence,
+                how,
+            } => {
+                match consequence {
+                    Some(consequence) => {
+                        write!(f, "{tool} {consequence}, so a person must allow it")?
+                    }
+                    None => write!(f, "{tool} needs a person to allow it")?,
+                }
+                write!(
+                    f,
+                    ", but this client cannot ask its user (it did not declare the elicitation capability); nothing was done. To let such clients confirm with `confirm: true`, {how}."
+                )
+            }
+            Refusal::Declined { tool } => {
+                write!(f, "The user did not allow {tool}; nothing was done.")
+            }
+            Refusal::Dismissed { tool } => write!(
+                f,
+                "The user dismissed the question whether to allow {tool}; nothing was done."
+            ),
+            Refusal::NoAnswer { tool, why } => write!(
+                f,
+                "{tool} needs a person to allow it, but {why}; nothing was done."
             ),
         }
     }
@@ -158,28 +269,41 @@ impl fmt::Display for Refusal {
 
 const SHOWN_VALUE_CHARS: usize = 64;
 
-/// Takes `confirm` out of `arguments`, and refuses unless it was `true`.
-pub fn take(
+/// Takes `confirm` out of `arguments` before anything else sees them: its
+/// value when it was a boolean, `None` when absent.
+pub fn take(tool: &str, arguments: &mut Map<String, Value>) -> Result<Option<bool>, Refusal> {
+    match arguments.remove(PROPERTY) {
+        None => Ok(None),
+        Some(Value::Bool(given)) => Ok(Some(given)),
+        Some(other) => Err(Refusal::NotBoolean {
+            tool: tool.to_owned(),
+            given: shorten(&other.to_string(), SHOWN_VALUE_CHARS),
+        }),
+    }
+}
+
+/// Decides a call whose client cannot ask its user: confirmed only when the
+/// setting accepts the argument and the argument was `true`.
+pub fn without_person(
     tool: &str,
     confirm: &Confirm<'_>,
-    arguments: &mut Map<String, Value>,
+    consent: &Consent,
+    given: Option<bool>,
 ) -> Result<(), Refusal> {
-    match arguments.remove(PROPERTY) {
-        Some(Value::Bool(true)) => Ok(()),
-        None | Some(Value::Bool(false)) => Err(Refusal::NotConfirmed {
+    let consequence = || confirm.consequence().map(str::to_owned);
+    if !consent.by_argument() {
+        return Err(Refusal::CannotAsk {
             tool: tool.to_owned(),
-            consequence: confirm.consequence().map(str::to_owned),
+            consequence: consequence(),
+            how: consent.how_to_allow().to_owned(),
+        });
+    }
+    match given {
+        Some(true) => Ok(()),
+        None | Some(false) => Err(Refusal::NotConfirmed {
+            tool: tool.to_owned(),
+            consequence: consequence(),
         }),
-        Some(other) => {
-            let mut given = other.to_string();
-            if given.chars().count() > SHOWN_VALUE_CHARS {
-                given = given.chars().take(SHOWN_VALUE_CHARS).collect::<String>() + "…";
-            }
-            Err(Refusal::NotBoolean {
-                tool: tool.to_owned(),
-                given,
-            })
-        }
     }
 }
 
@@ -192,24 +316,24 @@ mod tests {
     }
 
     #[test]
-    fn a_true_confirm_is_taken_out_before_the_handler_sees_the_arguments() {
+    fn confirm_is_taken_out_before_the_handler_sees_the_arguments() {
         let mut arguments = args(json!({"id": 3, "confirm": true}));
-        assert_eq!(
-            take("notes_delete", &Confirm::Required, &mut arguments),
-            Ok(())
-        );
+        assert_eq!(take("notes_delete", &mut arguments), Ok(Some(true)));
         assert_eq!(Value::Object(arguments), json!({"id": 3}));
+        assert_eq!(take("notes_delete", &mut args(json!({"id": 3}))), Ok(None));
     }
 
     #[test]
-    fn an_absent_or_false_confirm_is_refused_naming_the_consequence() {
-        for value in [json!({"id": 3}), json!({"id": 3, "confirm": false})] {
-            let refusal = take(
-                "notes_delete",
-                &Confirm::Because("deletes the note".into()),
-                &mut args(value),
-            )
-            .unwrap_err();
+    fn without_a_person_only_the_argument_setting_and_true_confirm() {
+        let deletes = Confirm::Because("deletes the note".into());
+        let by_argument = Consent::person_or_argument();
+        assert_eq!(
+            without_person("notes_delete", &deletes, &by_argument, Some(true)),
+            Ok(())
+        );
+        for given in [None, Some(false)] {
+            let refusal =
+                without_person("notes_delete", &deletes, &by_argument, given).unwrap_err();
             assert_eq!(
                 refusal.to_string(),
                 "notes_delete deletes the note, so it needs confirmation; call it again with `confirm: true` to proceed."
@@ -218,27 +342,36 @@ mod tests {
     }
 
     #[test]
-    fn a_non_boolean_confirm_is_a_bad_argument_naming_the_value() {
-        let refusal = take(
-            "t",
-            &Confirm::Required,
-            &mut args(json!({"confirm": "yes"})),
-        )
-        .unwrap_err();
+    fn a_person_only_server_refuses_a_client_that_cannot_ask_even_with_confirm_true() {
+        let deletes = Confirm::Because("deletes the note".into());
+        let refusal =
+            without_person("notes_delete", &deletes, &Consent::person(), Some(true)).unwrap_err();
         assert_eq!(
             refusal.to_string(),
-            "Invalid argument `confirm` for t: expected true or false, got \"yes\". Call it again with `confirm: true` to proceed."
+            "notes_delete deletes the note, so a person must allow it, but this client cannot ask its user (it did not declare the elicitation capability); nothing was done. To let such clients confirm with `confirm: true`, configure the registry with `Consent::person_or_argument()`."
+        );
+        let named = Consent::person().switch("start the server with --confirm-by-argument");
+        let refusal = without_person("t", &Confirm::Required, &named, None).unwrap_err();
+        assert!(
+            refusal
+                .to_string()
+                .ends_with("To let such clients confirm with `confirm: true`, start the server with --confirm-by-argument."),
+            "{refusal}"
+        );
+    }
+
+    #[test]
+    fn a_non_boolean_confirm_is_a_bad_argument_naming_the_value() {
+        let refusal = take("t", &mut args(json!({"confirm": "yes"}))).unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "Invalid argument `confirm` for t: expected true or false, got \"yes\"; nothing was done."
         );
     }
 
     #[test]
     fn a_huge_non_boolean_confirm_is_shortened_in_the_refusal() {
-        let refusal = take(
-            "t",
-            &Confirm::Required,
-            &mut args(json!({"confirm": "x".repeat(10_000)})),
-        )
-        .unwrap_err();
+        let refusal = take("t", &mut args(json!({"confirm": "x".repeat(10_000)}))).unwrap_err();
         assert!(refusal.to_string().len() < 300);
     }
 

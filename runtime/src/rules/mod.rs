@@ -12,6 +12,7 @@ pub mod info;
 pub mod limits;
 pub mod meta_keys;
 pub mod names;
+pub mod quote;
 pub mod schema;
 pub mod tier;
 #[cfg(feature = "validate")]

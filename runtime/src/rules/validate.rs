@@ -12,6 +12,7 @@
 //! out of the message (it can be megabytes), so a large bad request never
 //! makes a larger reply.
 
+use crate::rules::quote::shorten;
 use serde_json::Value;
 use std::fmt;
 
@@ -69,7 +70,7 @@ impl Validator {
             .should_validate_formats(true)
             .build(schema)
             .map(Validator)
-            .map_err(|e| SchemaError(shorten(&e.masked().to_string())))
+            .map_err(|e| SchemaError(shorten(&e.masked().to_string(), MAX_MESSAGE_CHARS)))
     }
 
     /// Checks `value`; on failure, the first [`MAX_VIOLATIONS`] violations.
@@ -83,7 +84,10 @@ impl Validator {
             .take(MAX_VIOLATIONS)
             .map(|error| Violation {
                 pointer: error.instance_path().to_string(),
-                message: shorten(&error.masked_with("the value").to_string()),
+                message: shorten(
+                    &error.masked_with("the value").to_string(),
+                    MAX_MESSAGE_CHARS,
+                ),
             })
             .collect();
         if found.is_empty() { Ok(()) } else { Err(found) }
@@ -97,15 +101,6 @@ pub fn describe(violations: &[Violation]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-fn shorten(message: &str) -> String {
-    if message.chars().count() <= MAX_MESSAGE_CHARS {
-        return message.to_owned();
-    }
-    let mut short: String = message.chars().take(MAX_MESSAGE_CHARS - 1).collect();
-    short.push('…');
-    short
 }
 
 /// Integer formats schemars writes for Rust's integer types, whose range

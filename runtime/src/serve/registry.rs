@@ -12,6 +12,7 @@
 use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
 use crate::call::result::{CallError, CallToolResult, Reply};
+use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
 use crate::rules::tier::World;
@@ -151,6 +152,7 @@ struct Inner<C: 'static> {
     max_tier: MaxTier,
     /// Whether every tool of the table is within `max_tier`.
     table_within_tier: bool,
+    consent: Consent,
     policy: Box<dyn Policy>,
     store: Option<Box<dyn StateStore>>,
     conceal: bool,
@@ -183,6 +185,7 @@ impl<C: 'static> Clone for Registry<C> {
 pub struct RegistryBuilder<C: 'static> {
     table: &'static Table<C>,
     max_tier: MaxTier,
+    consent: Consent,
     policy: Box<dyn Policy>,
     store: Option<Box<dyn StateStore>>,
     conceal: bool,
@@ -197,6 +200,14 @@ impl<C: 'static> RegistryBuilder<C> {
     /// whose refusals name the operator's switch.
     pub fn max_tier(mut self, max_tier: impl Into<MaxTier>) -> Self {
         self.max_tier = max_tier.into();
+        self
+    }
+
+    /// Who may confirm calls to confirming tools when the client cannot ask
+    /// its user (default: [`Consent::person`], so nobody: the call is
+    /// refused). A client that can ask always asks its user.
+    pub fn consent(mut self, consent: Consent) -> Self {
+        self.consent = consent;
         self
     }
 
@@ -249,6 +260,7 @@ impl<C: 'static> RegistryBuilder<C> {
                     .iter()
                     .all(|tool| tool.info().tier <= self.max_tier.max()),
                 max_tier: self.max_tier,
+                consent: self.consent,
                 policy: self.policy,
                 store: self.store,
                 conceal: self.conceal,
@@ -290,6 +302,7 @@ impl<C: 'static> Registry<C> {
         RegistryBuilder {
             table,
             max_tier: MaxTier::new(Tier::Read),
+            consent: Consent::person(),
             policy: Box::new(AllowAll),
             store: None,
             conceal: false,
@@ -478,8 +491,37 @@ impl<C: 'static> Registry<C> {
         let entry = self
             .get(name)
             .ok_or_else(|| CallError::unknown_tool(name))?;
-        let info = entry.info();
-        if let Err(refusal) = self.access(&info, caller) {
+        match &entry {
+            Entry::Static(tool) => {
+                self.checked(tool.info(), &entry, context, caller, arguments, handle)
+                    .await
+            }
+            // A provided tool's metadata is a view made for the call; the
+            // view and the call's future are boxed so that the baked
+            // tools' path carries neither.
+            Entry::Provided(tool) => {
+                Box::pin(async {
+                    let info = tool.info();
+                    self.checked(&info, &entry, context, caller, arguments, handle)
+                        .await
+                })
+                .await
+            }
+        }
+    }
+
+    /// A found tool's call: the checks, then the call itself.
+    async fn checked(
+        &self,
+        info: &ToolInfo<'_>,
+        entry: &Entry<C>,
+        context: &C,
+        caller: &Caller,
+        arguments: Arguments,
+        handle: impl FnOnce(bool, &Arguments) -> Result<Call, CallError>,
+    ) -> Result<Reply, CallError> {
+        let name = info.name;
+        if let Err(refusal) = self.access(info, caller) {
             if self.inner.conceal {
                 return Err(CallError::unknown_tool(name));
             }
@@ -503,11 +545,14 @@ impl<C: 'static> Registry<C> {
                 Some(_) => {}
             }
         }
-        let call = handle(entry.takes_call(), &arguments)?;
+        // A confirming tool asks through the handle even when its handler
+        // does not take it.
+        let call = handle(entry.takes_call() || info.confirm.is_some(), &arguments)?;
         crate::call::execute(
-            &info,
+            info,
             entry.invoke(),
             entry.wraps_output(),
+            &self.inner.consent,
             context,
             arguments,
             &call,

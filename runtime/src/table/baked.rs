@@ -10,6 +10,7 @@
 use crate::call::handle::Call;
 use crate::call::handler::{Handler, Invoke};
 use crate::call::result::{CallError, CallToolResult, Reply};
+use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::names::NameProfile;
 use crate::rules::validate::{SchemaError, Validator};
@@ -99,8 +100,11 @@ impl<C: 'static> Tool<C> {
 
     /// The input schema's validator, compiled on the tool's first call;
     /// `None` when the parameter type enforces everything the schema says.
+    /// A confirming tool always has one: its arguments are checked in full
+    /// before a person is asked to allow the call, so nobody is asked to
+    /// allow a call that the parameter type would then refuse.
     fn validator(&self) -> Option<&Result<Validator, SchemaError>> {
-        if !self.validates {
+        if !self.validates && self.info.confirm.is_none() {
             return None;
         }
         Some(self.validator.get_or_init(|| {
@@ -228,6 +232,12 @@ impl<C: 'static> Table<C> {
     /// Calls the tool `name` with `arguments`, with a detached per-call
     /// handle (no client to report to or ask).
     ///
+    /// The call is your program's own, with no model between it and the
+    /// tool, so a confirming tool is confirmed by `confirm: true` in the
+    /// arguments. Serve calls from clients through a
+    /// [`Registry`](crate::serve::registry::Registry), whose
+    /// [`Consent`](crate::rules::confirm::Consent) setting decides instead.
+    ///
     /// An unknown name is a protocol error (JSON-RPC -32602). Everything else
     /// (a refused confirmation, arguments that do not fit the parameter type,
     /// a handler's error or panic) is a result with `isError: true`.
@@ -240,11 +250,13 @@ impl<C: 'static> Table<C> {
         let tool = self
             .get(name)
             .ok_or_else(|| CallError::unknown_tool(name))?;
+        static BY_ARGUMENT: Consent = Consent::person_or_argument();
         let call = Call::detached();
         crate::call::execute(
             tool.info(),
             tool.invoke(),
             tool.wraps_output(),
+            &BY_ARGUMENT,
             context,
             arguments,
             &call,

@@ -1,0 +1,214 @@
+//! A client for the runtime's serving tests: rmcp's own client answering
+//! every question, and a raw 2026-07-28 client for what rmcp's would never
+//! send.
+
+// Each test file uses its own part of this module.
+#![allow(dead_code)]
+// Sampling and roots are deprecated in rmcp (SEP-2577) but still part of
+// both protocol eras tooltable serves.
+#![allow(deprecated)]
+
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, Implementation,
+    ProgressNotificationParam, ProtocolVersion, RootsCapabilities, SamplingCapability,
+    SamplingMessage,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RoleClient,
+    RunningService,
+};
+use rmcp::{ClientHandler, ErrorData};
+use serde_json::{Value, json};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::serve::adapter::McpServer;
+use tooltable_runtime::serve::registry::Registry;
+use tooltable_runtime::serve::server::Server;
+
+/// A client that answers every question, and records what it was told.
+#[derive(Clone, Default)]
+pub struct Client {
+    /// Whether it declares elicitation, sampling and roots.
+    pub capable: bool,
+    /// What it answers a question whether to allow a call (default: accept `true`).
+    pub consent: Option<ElicitResult>,
+    pub progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    /// The messages of the questions it was asked.
+    pub questions: Arc<Mutex<Vec<String>>>,
+    pub list_changes: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.capable {
+            capabilities.elicitation = Some(ElicitationCapability::new());
+            capabilities.sampling = Some(SamplingCapability::default());
+            capabilities.roots = Some(RootsCapabilities::default());
+        }
+        ClientConfig::new(capabilities, Implementation::new("talk-tests", "0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let message = match &request {
+            ElicitRequestParams::FormElicitationParams { message, .. } => message.clone(),
+            other => format!("{other:?}"),
+        };
+        self.questions.lock().unwrap().push(message.clone());
+        if message.starts_with("Allow ") {
+            return Ok(self.consent.clone().unwrap_or_else(|| {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"confirm": true}))
+            }));
+        }
+        let name = if message.contains("item") {
+            "lamp"
+        } else {
+            "Alice"
+        };
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": name})))
+    }
+
+    async fn create_message(
+        &self,
+        _: CreateMessageRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text("Hello there!"),
+            "test-model".into(),
+        ))
+    }
+
+    async fn list_roots(
+        &self,
+        _: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, ErrorData> {
+        Ok(rmcp::model::ListRootsResult::new(vec![
+            rmcp::model::Root::new("file:///work"),
+        ]))
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.list_changes.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+pub fn lifecycles() -> [(&'static str, ClientLifecycleMode); 2] {
+    [
+        ("legacy", ClientLifecycleMode::Initialize),
+        (
+            "2026-07-28",
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        ),
+    ]
+}
+
+pub async fn connect(
+    server: Server<McpServer<Shelf>>,
+    client: Client,
+    lifecycle: ClientLifecycleMode,
+) -> RunningService<RoleClient, Client> {
+    let (server_side, client_side) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(server_side);
+        server.handle_signals(false).serve_io(read, write).await
+    });
+    client
+        .serve_with_lifecycle(client_side, lifecycle)
+        .await
+        .expect("the client connects")
+}
+
+/// A server of the fixture's read tools.
+pub fn server(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
+    Server::new(Registry::new(&TOOLS), shelf)
+}
+
+pub fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .find_map(|c| c.as_text().map(|t| t.text.clone()))
+        .unwrap_or_default()
+}
+
+/// A raw 2026-07-28 client on a pipe: one request per line, its answer back.
+pub struct Raw {
+    pub write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    pub read: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    next: u64,
+}
+
+impl Raw {
+    /// A raw client of the fixture's read tools.
+    pub fn start(shelf: Arc<Shelf>) -> Raw {
+        Raw::serving(server(shelf))
+    }
+
+    /// A raw client of `server`.
+    pub fn serving(server: Server<McpServer<Shelf>>) -> Raw {
+        let (client, server_side) = tokio::io::duplex(1 << 22);
+        tokio::spawn(async move {
+            let (read, write) = tokio::io::split(server_side);
+            server.handle_signals(false).serve_io(read, write).await
+        });
+        let (read, write) = tokio::io::split(client);
+        Raw {
+            write,
+            read: tokio::io::BufReader::new(read),
+            next: 1,
+        }
+    }
+
+    /// Calls `tool` with `extra` params merged in; returns the answer to it
+    /// (notifications before it are skipped).
+    pub async fn call(&mut self, tool: &str, extra: Value, capabilities: Value) -> Value {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let id = self.next;
+        self.next += 1;
+        let mut params = json!({"name": tool, "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+        }});
+        for (key, value) in extra.as_object().unwrap() {
+            params[key] = value.clone();
+        }
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        self.write
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+        loop {
+            let mut answer = String::new();
+            tokio::time::timeout(Duration::from_secs(10), self.read.read_line(&mut answer))
+                .await
+                .expect("an answer")
+                .unwrap();
+            let answer: Value = serde_json::from_str(&answer).unwrap();
+            if answer["id"] == json!(id) {
+                return answer;
+            }
+        }
+    }
+}
+
+pub fn capable() -> Value {
+    json!({"elicitation": {}, "sampling": {}, "roots": {}})
+}
