@@ -8,10 +8,14 @@
 //! items declared in the module, `use` imports (renames, groups, `self`,
 //! globs), `self`/`super`/`crate`, `pub use` re-exports, the extern prelude
 //! and the std prelude. What cannot be decided is an error, never a guess.
+//!
+//! Values live in a namespace of their own: a default written as a `const`
+//! or a function (`MAX_RESULTS`, `limits::MAX`, `default_port`) is looked up
+//! among the `const` and `fn` items, through the same imports.
 
 use crate::scan::{Crate, ModuleId};
 use std::collections::HashMap;
-use syn::{Item, ItemEnum, ItemStruct, ItemType, UseTree};
+use syn::{Item, ItemConst, ItemEnum, ItemFn, ItemStruct, ItemType, UseTree};
 
 /// What a path names.
 #[derive(Clone, Debug)]
@@ -29,6 +33,23 @@ pub enum Resolved<'k> {
     Foreign(Vec<String>),
     /// An item of the crate that is not a type (a trait, a union, a function...).
     NotAType(&'static str),
+}
+
+/// What a path in value position names.
+#[derive(Clone, Debug)]
+pub enum ResolvedValue<'k> {
+    /// A `const` item of the crate.
+    Const(ModuleId, &'k ItemConst),
+    /// A `const` item of the crate that `#[cfg]` compiled out of this build.
+    CompiledOut(ModuleId, &'k ItemConst),
+    /// A function of the crate.
+    Fn(ModuleId, &'k ItemFn),
+    /// An associated item (`Type::NAME`) of a struct or enum of the crate,
+    /// by the type's module, name, and the item's name.
+    Associated(ModuleId, &'k syn::Ident, String),
+    /// A value of another crate, std or a primitive type (`u32::MAX`), by
+    /// its path as written after resolving imports.
+    Foreign(Vec<String>),
 }
 
 /// Why a path could not be resolved; the message is a sentence.
@@ -62,6 +83,7 @@ enum Entry<'k> {
 #[derive(Default)]
 struct Scope<'k> {
     names: HashMap<String, Entry<'k>>,
+    values: HashMap<String, ResolvedValue<'k>>,
     globs: Vec<Vec<String>>,
 }
 
@@ -87,6 +109,18 @@ impl<'k> Resolver<'k> {
                     Item::Struct(s) => (s.ident.to_string(), Resolved::Struct(id, s)),
                     Item::Enum(e) => (e.ident.to_string(), Resolved::Enum(id, e)),
                     Item::Type(t) => (t.ident.to_string(), Resolved::Alias(id, t)),
+                    Item::Const(c) => {
+                        scope
+                            .values
+                            .insert(c.ident.to_string(), ResolvedValue::Const(id, c));
+                        continue;
+                    }
+                    Item::Fn(f) => {
+                        scope
+                            .values
+                            .insert(f.sig.ident.to_string(), ResolvedValue::Fn(id, f));
+                        continue;
+                    }
                     Item::Trait(t) => (t.ident.to_string(), Resolved::NotAType("a trait")),
                     Item::Union(u) => (u.ident.to_string(), Resolved::NotAType("a union")),
                     Item::ExternCrate(e) => {
@@ -124,6 +158,88 @@ impl<'k> Resolver<'k> {
             segments.insert(0, "::".into());
         }
         self.resolve_segments(module, &segments, 0)
+    }
+
+    /// Resolves a path in value position (a `const`, a function, an
+    /// associated item) written in `module`; `None` when it names no value
+    /// the crate declares or imports.
+    pub fn resolve_value(
+        &self,
+        module: ModuleId,
+        path: &syn::Path,
+    ) -> Result<Option<ResolvedValue<'k>>, ResolveError> {
+        let mut segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if path.leading_colon.is_some() {
+            segments.insert(0, "::".into());
+        }
+        self.value_segments(module, &segments, 0)
+    }
+
+    fn value_segments(
+        &self,
+        module: ModuleId,
+        segments: &[String],
+        depth: usize,
+    ) -> Result<Option<ResolvedValue<'k>>, ResolveError> {
+        let Some((name, prefix)) = segments.split_last() else {
+            return Err(ResolveError("an empty path names nothing".into()));
+        };
+        if prefix.is_empty() {
+            return self.lookup_value(module, name, depth);
+        }
+        Ok(match self.resolve_segments(module, prefix, depth)? {
+            Resolved::Module(m) => self.lookup_value(m, name, depth)?,
+            Resolved::Struct(m, s) => Some(ResolvedValue::Associated(m, &s.ident, name.clone())),
+            Resolved::Enum(m, e) => Some(ResolvedValue::Associated(m, &e.ident, name.clone())),
+            Resolved::Foreign(mut path) => {
+                path.push(name.clone());
+                Some(ResolvedValue::Foreign(path))
+            }
+            Resolved::Alias(..) | Resolved::NotAType(_) => None,
+        })
+    }
+
+    /// Looks a value up in one module's scope: its items, its imports, its
+    /// globs, and last the `const` items `#[cfg]` compiled out of it.
+    fn lookup_value(
+        &self,
+        module: ModuleId,
+        name: &str,
+        depth: usize,
+    ) -> Result<Option<ResolvedValue<'k>>, ResolveError> {
+        if depth > 32 {
+            return Err(ResolveError(format!(
+                "`{name}` goes through too many imports (a `use` cycle?)"
+            )));
+        }
+        let scope = &self.scopes[module];
+        if let Some(found) = scope.values.get(name) {
+            return Ok(Some(found.clone()));
+        }
+        // A single-segment import names a crate, never a value.
+        if let Some(Entry::Import(target)) = scope.names.get(name)
+            && target.len() > 1
+            && let Some(found) = self.value_segments(module, target, depth + 1)?
+        {
+            return Ok(Some(found));
+        }
+        let mut compiled_out = self.krate.modules[module]
+            .compiled_out
+            .iter()
+            .find(|c| c.ident == name)
+            .map(|c| ResolvedValue::CompiledOut(module, c));
+        for glob in &scope.globs {
+            if let Resolved::Module(m) = self.resolve_segments(module, glob, depth + 1)? {
+                match self.lookup_value(m, name, depth + 1)? {
+                    Some(found @ ResolvedValue::CompiledOut(..)) => {
+                        compiled_out = compiled_out.or(Some(found));
+                    }
+                    Some(found) => return Ok(Some(found)),
+                    None => {}
+                }
+            }
+        }
+        Ok(compiled_out)
     }
 
     fn resolve_segments(

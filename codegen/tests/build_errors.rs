@@ -418,3 +418,157 @@ fn unknown_metadata_keys_are_refused() {
         errors[0].starts_with("Cargo.toml: unknown key `manifets` in [package.metadata.tooltable]")
     );
 }
+
+/// The one error of a crate whose one tool takes `P`, a struct of one
+/// field with `#[serde(default = "<function>")]`, after `items`.
+fn default_error(files: &[(&str, &str)], items: &str, function: &str, field: &str) -> String {
+    let lib = format!(
+        "{items}#[derive(serde::Deserialize)]\npub struct P {{\n    #[serde(default = \"{function}\")]\n    pub {field},\n}}\n/// Get it.\n#[tool(tier = read)]\nfn get(p: P) -> String {{ String::new() }}\n"
+    );
+    let mut files = files.to_vec();
+    files.push(("src/lib.rs", &lib));
+    let found = diagnostics(&files);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    found[0].clone()
+}
+
+#[test]
+fn a_default_that_overflows_its_type_is_refused_where_it_overflows() {
+    let found = [
+        default_error(
+            &[],
+            "fn max_size() -> u32 {\n    1024 * 1024 * 1024 * 4\n}\n",
+            "max_size",
+            "max_size: u32",
+        ),
+        default_error(
+            &[],
+            "fn small() -> u8 {\n    300\n}\n",
+            "small",
+            "small: u8",
+        ),
+        default_error(
+            &[],
+            "fn negative() -> u32 {\n    -1\n}\n",
+            "negative",
+            "negative: u32",
+        ),
+        default_error(
+            &[],
+            "fn shifted() -> u32 {\n    1 << 40\n}\n",
+            "shifted",
+            "shifted: u32",
+        ),
+        default_error(
+            &[("src/limits.rs", "pub const HUGE: u16 = 256 * 256;\n")],
+            "mod limits;\nfn huge() -> u16 {\n    limits::HUGE\n}\n",
+            "huge",
+            "huge: u16",
+        ),
+    ];
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:2:24: the default of field `max_size` overflows: `1073741824 * 4` does not fit in `u32`; write a value that fits in `u32` (0 to 4294967295), or use a wider type",
+            "src/lib.rs:2:5: the default of field `small` overflows: the literal `300` does not fit in `u8`; write a value that fits in `u8` (0 to 255), or use a wider type",
+            "src/lib.rs:2:5: the default of field `negative` negates a value of the unsigned type `u32`; write a value that fits in `u32` (0 to 4294967295), or use a signed type",
+            "src/lib.rs:2:7: the default of field `shifted` overflows: `1 << 40` shifts by 40, but `u32` has 32 bits; shift by less than 32",
+            "src/limits.rs:1:27: the default of field `huge` overflows: `256 * 256` does not fit in `u16`; write a value that fits in `u16` (0 to 65535), or use a wider type",
+        ]
+    );
+}
+
+#[test]
+fn a_default_that_divides_by_zero_is_refused_where_it_divides() {
+    let found = [
+        default_error(
+            &[],
+            "fn ratio() -> u32 {\n    10 / (5 - 5)\n}\n",
+            "ratio",
+            "ratio: u32",
+        ),
+        default_error(
+            &[],
+            "const NONE: i64 = 0;\nfn rest() -> i64 {\n    -7 % NONE\n}\n",
+            "rest",
+            "rest: i64",
+        ),
+    ];
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:2:8: the default of field `ratio` divides by zero: `10 / 0`; write a divisor that is not zero",
+            "src/lib.rs:3:8: the default of field `rest` divides by zero: `-7 % 0`; write a divisor that is not zero",
+        ]
+    );
+}
+
+#[test]
+fn a_const_that_refers_to_itself_is_refused_naming_the_cycle() {
+    let found = [
+        default_error(
+            &[],
+            "const A: u32 = B + 1;\nconst B: u32 = A * 2;\nfn a() -> u32 {\n    A\n}\n",
+            "a",
+            "a: u32",
+        ),
+        default_error(
+            &[],
+            "const C: u8 = C;\nfn c() -> u8 {\n    C\n}\n",
+            "c",
+            "c: u8",
+        ),
+    ];
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:2:16: the default of field `a` uses the const `A`, whose value refers to itself (`A` → `B` → `A`); give `A` a value that does not use itself",
+            "src/lib.rs:1:15: the default of field `c` uses the const `C`, whose value refers to itself (`C` → `C`); give `C` a value that does not use itself",
+        ]
+    );
+}
+
+#[test]
+fn a_const_compiled_out_by_cfg_is_refused_where_it_is_used() {
+    let found = default_error(
+        &[(
+            "src/limits.rs",
+            "#[cfg(feature = \"big\")]\npub const LIMIT: u32 = 500;\n",
+        )],
+        "mod limits;\nuse limits::LIMIT;\nfn limit() -> u32 {\n    LIMIT * 2\n}\n",
+        "limit",
+        "limit: u32",
+    );
+    assert_eq!(
+        found,
+        "src/lib.rs:4:5: the default of field `limit` uses the const `LIMIT`, which `#[cfg]` compiles out of this build (it is declared at src/limits.rs:2:11); declare `LIMIT` for this build too, or write the default without it"
+    );
+}
+
+#[test]
+fn a_default_function_with_statements_before_its_value_is_refused_at_the_first() {
+    let found = default_error(
+        &[],
+        "fn size() -> u64 {\n    let mb = 1024 * 1024;\n    10 * mb\n}\n",
+        "size",
+        "size: u64",
+    );
+    assert_eq!(
+        found,
+        "src/lib.rs:2:5: the default of field `size` is given by `size`, whose body has statements before its value, which the build script cannot evaluate; write the body as a single expression, such as `10 * 1024 * 1024` (a `const` item can name a part of it), or remove the default"
+    );
+}
+
+#[test]
+fn a_default_the_build_script_cannot_evaluate_is_refused_at_the_field() {
+    let found = default_error(
+        &[],
+        "fn size() -> u64 {\n    compute()\n}\n",
+        "size",
+        "size: u64",
+    );
+    assert_eq!(
+        found,
+        "src/lib.rs:6:5: the default of field `size` cannot be known at build time: `compute ()` is not a constant the build script can evaluate; write the default as a literal (a `default = \"path\"` function whose body is a literal), or remove the default"
+    );
+}

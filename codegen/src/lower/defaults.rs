@@ -1,37 +1,52 @@
 //! `"default"` values, where they can be known at build time.
 //!
 //! schemars writes a field's default by serializing the default value. The
-//! build script cannot run code, so it evaluates what is plain in the
+//! build script cannot run code, so it evaluates what is certain from the
 //! source: a type's own `Default` (`0`, `false`, `""`, `[]`, `{}`, `null`,
 //! and derived `Default` of the crate's structs and enums), a
-//! `#[serde(default = "path")]` function whose body is a literal or a
-//! collection of literals, and a container `Default` impl made of such
-//! values. Anything else is an error naming the field and the way out.
+//! `#[serde(default = "path")]` function whose body is one expression (with
+//! or without `return`), and a container `Default` impl made of such
+//! values. An expression is a constant of a primitive type (folded by
+//! [`consts`](super::consts): `1024 * 1024`, `u32::MAX`, `MAX_RESULTS`,
+//! `"main".to_string()`), `Default::default()` or an empty std collection
+//! (`Vec::new()`, `vec![]`), or a value built of expressions: `Some(..)`,
+//! `None`, `vec![..]`, arrays, tuples, struct literals, unit variants, and
+//! the crate's `const` items. Anything else is an error naming the field
+//! and the way out.
 //!
 //! As in schemars, the value is one of the field's own type (not of a
 //! schemars `with` type), a field serde never deserializes defaults to its
-//! type's `Default`, an `f32` is written as that `f32` widened to `f64`, and
-//! no default is written when the field's type does not implement
-//! `Serialize`.
+//! type's `Default`, and no default is written when the field's type does
+//! not implement `Serialize`.
 
 use super::attrs::{SerdeDefault, Tagging};
+use super::consts::{Refusal, owned_string, strip};
 use super::derive::{ContainerInfo, Data, FieldInfo, Style, derives};
+use super::known::{self, Generic};
 use super::ty::{Def, DefItem, Scope, Ty};
 use super::{Generator, LowerError};
-use crate::resolve::Resolved;
+use crate::resolve::{Resolved, ResolvedValue};
 use crate::scan::ModuleId;
 use quote::ToTokens;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
-use syn::{Expr, ExprLit, ImplItem, Item, Lit, Stmt};
+use syn::spanned::Spanned;
+use syn::{Expr, ImplItem, Item, Stmt};
 
 /// The serialized default value of each field of a container with
 /// `#[serde(default)]`, or why it cannot be known (which matters only if
 /// the value is needed).
-pub type FieldValues = HashMap<String, Result<Value, String>>;
+pub type FieldValues = HashMap<String, Result<Value, Refusal>>;
 
 const DEPTH_LIMIT: usize = 32;
+
+/// The way out of a field default the build script cannot evaluate.
+const FIELD_GUIDANCE: &str = "write the default as a literal (a `default = \"path\"` function whose body is a literal), or remove the default";
+
+/// The way out of a container default the build script cannot evaluate.
+const CONTAINER_GUIDANCE: &str =
+    "derive `Default`, or write its `Default` impl with literal field values";
 
 impl<'g, 'k> Generator<'g, 'k> {
     /// The `"default"` schemars would write for `field`, if any.
@@ -44,16 +59,9 @@ impl<'g, 'k> Generator<'g, 'k> {
         if field.attrs.skip_serializing {
             return Ok(None);
         }
-        let err = |message: String| {
-            LowerError::new(
-                def.module,
-                field.span,
-                format!(
-                    "the default of field `{}` cannot be known at build time: {message}; write the default as a literal (a `default = \"path\"` function whose body is a literal), or remove the default",
-                    field.member
-                ),
-            )
-        };
+        let subject = format!("field `{}`", field.member);
+        let err =
+            |refusal: Refusal| refusal.into_error(def.module, field.span, &subject, FIELD_GUIDANCE);
         if !field.attrs.default.is_some() && container.is_none() {
             return Ok(None);
         }
@@ -61,7 +69,7 @@ impl<'g, 'k> Generator<'g, 'k> {
         // `with` type), serialized by serde; schemars writes none when that
         // type does not implement `Serialize`.
         let ty = self.field_ty_for_default(def, field).map_err(err)?;
-        if !self.serializes(&ty, 0).map_err(err)? {
+        if !self.serializes(&ty, 0) {
             return Ok(None);
         }
         if field.attrs.serialize_with {
@@ -76,22 +84,18 @@ impl<'g, 'k> Generator<'g, 'k> {
         }
         let value = match (&field.attrs.default, container) {
             (SerdeDefault::None, None) => return Ok(None),
-            (SerdeDefault::Default, _) => self.default_of(&ty, 0).map_err(err)?,
-            (SerdeDefault::Path(path), _) => {
-                self.call_default_fn(def.module, path, &ty).map_err(err)?
-            }
+            (SerdeDefault::Default, _) => self.default_of(&ty, 0),
+            (SerdeDefault::Path(path), _) => self.call_default_fn(def.module, path, &ty),
             (SerdeDefault::None, Some(values)) => match values.get(&field.member) {
-                Some(Ok(value)) => value.clone(),
-                Some(Err(message)) => return Err(err(message.clone())),
-                None => {
-                    return Err(err(
-                        "the container's default does not give this field a value".into(),
-                    ));
-                }
+                Some(value) => value.clone(),
+                None => Err(Refusal::Unknown(
+                    "the container's default does not give this field a value".into(),
+                )),
             },
-        };
+        }
+        .map_err(err)?;
         if let Some(predicate) = &field.attrs.skip_serializing_if
-            && skip_if(predicate, &value).map_err(err)?
+            && skip_if(predicate, &value).map_err(|m| err(m.into()))?
         {
             return Ok(None);
         }
@@ -100,11 +104,11 @@ impl<'g, 'k> Generator<'g, 'k> {
 
     /// Whether serde can serialize a value of `ty` (schemars writes a
     /// default only then).
-    fn serializes(&self, ty: &Ty<'k>, depth: usize) -> Result<bool, String> {
+    fn serializes(&self, ty: &Ty<'k>, depth: usize) -> bool {
         if depth > DEPTH_LIMIT {
-            return Ok(true);
+            return true;
         }
-        Ok(match ty {
+        match ty {
             Ty::Leaf(_) => true,
             Ty::Option(t)
             | Ty::Seq(t)
@@ -112,31 +116,19 @@ impl<'g, 'k> Generator<'g, 'k> {
             | Ty::Array(t, _)
             | Ty::ArrayVec(t, _)
             | Ty::Range(t)
-            | Ty::Bound(t) => self.serializes(t, depth + 1)?,
+            | Ty::Bound(t) => self.serializes(t, depth + 1),
             Ty::Map(k, v) | Ty::Result(k, v) => {
-                self.serializes(k, depth + 1)? && self.serializes(v, depth + 1)?
+                self.serializes(k, depth + 1) && self.serializes(v, depth + 1)
             }
-            Ty::Tuple(items) => {
-                for item in items {
-                    if !self.serializes(item, depth + 1)? {
-                        return Ok(false);
-                    }
-                }
-                true
-            }
+            Ty::Tuple(items) => items.iter().all(|item| self.serializes(item, depth + 1)),
             Ty::Local(def) => {
                 if derives(def.item.attrs(), "Serialize") {
-                    for arg in &def.args {
-                        if !self.serializes(arg, depth + 1)? {
-                            return Ok(false);
-                        }
-                    }
-                    true
+                    def.args.iter().all(|arg| self.serializes(arg, depth + 1))
                 } else {
                     self.find_trait_impl(def, "Serialize").is_some()
                 }
             }
-        })
+        }
     }
 
     /// The serialized value of every field of a container's default.
@@ -145,24 +137,21 @@ impl<'g, 'k> Generator<'g, 'k> {
         def: &Def<'k>,
         default: &SerdeDefault,
     ) -> Result<FieldValues, LowerError> {
-        let err = |message: String| {
-            LowerError::new(
-                def.module,
-                def.item.ident().span(),
-                format!(
-                    "the default of `{}` cannot be known at build time: {message}; derive `Default`, or write its `Default` impl with literal field values",
-                    def.item.ident()
-                ),
-            )
+        let ident = def.item.ident();
+        let subject = format!("`{ident}`");
+        let err = |refusal: Refusal| {
+            refusal.into_error(def.module, ident.span(), &subject, CONTAINER_GUIDANCE)
         };
         let info = self.container(def)?;
         let Data::Struct(_, fields) = &info.data else {
-            return Err(err("`#[serde(default)]` on an enum".into()));
+            return Err(err(Refusal::Unknown(
+                "`#[serde(default)]` on an enum".into(),
+            )));
         };
         match default {
             SerdeDefault::Path(path) => {
-                let expr = self.default_fn_body(def.module, path).map_err(err)?;
-                self.struct_literal_fields(def, &info, &expr, 0)
+                let (module, expr) = self.default_fn_body(def.module, path).map_err(err)?;
+                self.struct_literal_fields(def, &info, module, &expr, 0)
                     .map_err(err)
             }
             _ => self
@@ -177,7 +166,7 @@ impl<'g, 'k> Generator<'g, 'k> {
         info: &ContainerInfo<'k>,
         fields: &[FieldInfo<'k>],
         depth: usize,
-    ) -> Result<FieldValues, String> {
+    ) -> Result<FieldValues, Refusal> {
         if derives_default(def.item.attrs()) {
             let mut values = FieldValues::new();
             for field in fields {
@@ -188,21 +177,25 @@ impl<'g, 'k> Generator<'g, 'k> {
             }
             return Ok(values);
         }
-        let expr = self.manual_default_body(def)?;
-        self.struct_literal_fields(def, info, &expr, depth + 1)
+        let (module, expr) = self.manual_default_body(def)?;
+        self.struct_literal_fields(def, info, module, &expr, depth + 1)
     }
 
     /// The field's own type: its default is a value of that type.
-    fn field_ty_for_default(&self, def: &Def<'k>, field: &FieldInfo<'k>) -> Result<Ty<'k>, String> {
+    fn field_ty_for_default(
+        &self,
+        def: &Def<'k>,
+        field: &FieldInfo<'k>,
+    ) -> Result<Ty<'k>, Refusal> {
         self.lowerer
             .ty(&Scope::of_def(def), field.ty)
-            .map_err(|e| e.message)
+            .map_err(|e| Refusal::Unknown(e.message))
     }
 
     /// `Default::default()` of a type, serialized.
-    fn default_of(&mut self, ty: &Ty<'k>, depth: usize) -> Result<Value, String> {
+    fn default_of(&mut self, ty: &Ty<'k>, depth: usize) -> Result<Value, Refusal> {
         if depth > DEPTH_LIMIT {
-            return Err("its default refers to itself".into());
+            return Err(Refusal::Unknown("its default refers to itself".into()));
         }
         Ok(match ty {
             Ty::Leaf(leaf) => match leaf.rust_name {
@@ -223,9 +216,9 @@ impl<'g, 'k> Generator<'g, 'k> {
                 "()" | "Value" => Value::Null,
                 "Duration" => serde_json::json!({"secs": 0, "nanos": 0}),
                 other => {
-                    return Err(format!(
+                    return Err(Refusal::Unknown(format!(
                         "tooltable does not know what `{other}::default()` serializes to"
-                    ));
+                    )));
                 }
             },
             Ty::Option(_) => Value::Null,
@@ -241,7 +234,7 @@ impl<'g, 'k> Generator<'g, 'k> {
                     .map(|t| self.default_of(t, depth + 1))
                     .collect::<Result<_, _>>()?,
             ),
-            Ty::Result(..) => return Err("`Result` has no default".into()),
+            Ty::Result(..) => return Err(Refusal::Unknown("`Result` has no default".into())),
             Ty::Range(item) => {
                 let item = self.default_of(item, depth + 1)?;
                 serde_json::json!({"start": item.clone(), "end": item})
@@ -251,13 +244,15 @@ impl<'g, 'k> Generator<'g, 'k> {
         })
     }
 
-    fn local_default(&mut self, def: &Rc<Def<'k>>, depth: usize) -> Result<Value, String> {
-        let info = self.container(def).map_err(|e| e.message)?;
+    fn local_default(&mut self, def: &Rc<Def<'k>>, depth: usize) -> Result<Value, Refusal> {
+        let info = self
+            .container(def)
+            .map_err(|e| Refusal::Unknown(e.message))?;
         if info.attrs.into.is_some() {
-            return Err(format!(
+            return Err(Refusal::Unknown(format!(
                 "`{}` is serialized through another type (`into`)",
                 def.item.ident()
-            ));
+            )));
         }
         match &info.data {
             Data::Struct(style, fields) => {
@@ -267,7 +262,7 @@ impl<'g, 'k> Generator<'g, 'k> {
             Data::Enum(variants) => {
                 if derives_default(def.item.attrs()) {
                     let DefItem::Enum(item) = def.item else {
-                        return Err("internal mismatch of enum data".into());
+                        return Err(Refusal::Unknown("internal mismatch of enum data".into()));
                     };
                     let index = item
                         .variants
@@ -281,12 +276,14 @@ impl<'g, 'k> Generator<'g, 'k> {
                         })?;
                     let variant = &variants[index];
                     if variant.style != Style::Unit {
-                        return Err("its #[default] variant is not a unit variant".into());
+                        return Err(Refusal::Unknown(
+                            "its #[default] variant is not a unit variant".into(),
+                        ));
                     }
                     return Ok(unit_variant_value(&info.attrs.tagging, &variant.ser_name));
                 }
-                let expr = self.manual_default_body(def)?;
-                self.eval(def.module, &expr, &Ty::Local(def.clone()), depth + 1)
+                let (module, expr) = self.manual_default_body(def)?;
+                self.eval(module, &expr, &Ty::Local(def.clone()), depth + 1)
             }
         }
     }
@@ -298,25 +295,27 @@ impl<'g, 'k> Generator<'g, 'k> {
         style: Style,
         fields: &[FieldInfo<'k>],
         values: &FieldValues,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, Refusal> {
         let value_of = |field: &FieldInfo<'k>| {
             if field.attrs.serialize_with {
-                return Err(format!(
+                return Err(Refusal::Unknown(format!(
                     "field `{}` of `{}` is written by serde's `with`/`serialize_with` function",
                     field.member,
                     def.item.ident()
-                ));
+                )));
             }
-            values
-                .get(&field.member)
-                .cloned()
-                .unwrap_or_else(|| Err(format!("no value for field `{}`", field.member)))
+            values.get(&field.member).cloned().unwrap_or_else(|| {
+                Err(Refusal::Unknown(format!(
+                    "no value for field `{}`",
+                    field.member
+                )))
+            })
         };
         if info.attrs.into.is_some() {
-            return Err(format!(
+            return Err(Refusal::Unknown(format!(
                 "`{}` is serialized through another type (`into`)",
                 def.item.ident()
-            ));
+            )));
         }
         if let Some(field) = info.transparent_field() {
             return value_of(field);
@@ -335,7 +334,10 @@ impl<'g, 'k> Generator<'g, 'k> {
                 let mut map = Map::new();
                 for field in fields.iter().filter(|f| !f.attrs.skip_serializing) {
                     if field.attrs.flatten {
-                        return Err(format!("field `{}` is flattened", field.member));
+                        return Err(Refusal::Unknown(format!(
+                            "field `{}` is flattened",
+                            field.member
+                        )));
                     }
                     let value = value_of(field)?;
                     if let Some(predicate) = &field.attrs.skip_serializing_if
@@ -350,8 +352,12 @@ impl<'g, 'k> Generator<'g, 'k> {
         })
     }
 
-    /// The crate's `impl <trait_name> for <def>`, if any.
-    fn find_trait_impl(&self, def: &Def<'k>, trait_name: &str) -> Option<&'k syn::ItemImpl> {
+    /// The crate's `impl <trait_name> for <def>`, and the module it is in.
+    fn find_trait_impl(
+        &self,
+        def: &Def<'k>,
+        trait_name: &str,
+    ) -> Option<(ModuleId, &'k syn::ItemImpl)> {
         let krate: &'k crate::scan::Crate = self.lowerer.krate;
         for (module_id, module) in krate.modules.iter().enumerate() {
             for item in &module.items {
@@ -381,108 +387,80 @@ impl<'g, 'k> Generator<'g, 'k> {
                     _ => false,
                 };
                 if same {
-                    return Some(imp);
+                    return Some((module_id, imp));
                 }
             }
         }
         None
     }
 
-    /// The body of the crate's `impl Default for <def>`.
-    fn manual_default_body(&self, def: &Def<'k>) -> Result<Expr, String> {
-        let Some(imp) = self.find_trait_impl(def, "Default") else {
-            return Err(format!(
+    /// The value the crate's `impl Default for <def>` returns, and the
+    /// module it is written in.
+    fn manual_default_body(&self, def: &Def<'k>) -> Result<(ModuleId, Expr), Refusal> {
+        let Some((module, imp)) = self.find_trait_impl(def, "Default") else {
+            return Err(Refusal::Unknown(format!(
                 "`{}` neither derives nor implements `Default` in this crate",
                 def.item.ident()
-            ));
+            )));
         };
         for impl_item in &imp.items {
             if let ImplItem::Fn(f) = impl_item
                 && f.sig.ident == "default"
             {
-                return tail_expr(&f.block)
-                    .ok_or_else(|| "its `Default` impl is not a single expression".into());
+                let by = format!("`<{} as Default>::default`", def.item.ident());
+                return body_value(module, &f.block, &by).map(|expr| (module, expr));
             }
         }
-        Err(format!(
+        Err(Refusal::Unknown(format!(
             "the `Default` impl of `{}` has no `default` function",
             def.item.ident()
-        ))
+        )))
     }
 
-    fn default_fn_body(&self, module: ModuleId, path: &syn::ExprPath) -> Result<Expr, String> {
-        let written = path.to_token_stream().to_string().replace(' ', "");
-        let segments: Vec<String> = path
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        let (container, name) = match segments.as_slice() {
-            [name] => (module, name.clone()),
-            [.., _] => {
-                let mut parent = path.path.clone();
-                let last = parent
-                    .segments
-                    .pop()
-                    .map(|p| p.ident.to_string())
-                    .unwrap_or_default();
-                match self.lowerer.resolver.resolve(module, &parent) {
-                    Ok(Resolved::Module(m)) => (m, last),
-                    Ok(Resolved::Struct(m, s)) => {
-                        return self.assoc_fn_body(m, &s.ident, &last, &written);
-                    }
-                    Ok(Resolved::Enum(m, e)) => {
-                        return self.assoc_fn_body(m, &e.ident, &last, &written);
-                    }
-                    _ => return Err(format!("`{written}` is not a function of this crate")),
-                }
-            }
-            [] => return Err("an empty path".into()),
-        };
-        for item in &self.lowerer.krate.modules[container].items {
-            if let Item::Fn(f) = item
-                && f.sig.ident == name
-            {
-                return tail_expr(&f.block)
-                    .ok_or_else(|| format!("`{written}` is not a single expression"));
-            }
-        }
-        Err(format!(
-            "`{written}` is not a function the build script can find in this crate"
-        ))
-    }
-
-    fn assoc_fn_body(
+    /// The value the function a `default = "path"` names returns, and the
+    /// module it is written in.
+    fn default_fn_body(
         &self,
         module: ModuleId,
-        ty: &syn::Ident,
-        name: &str,
-        written: &str,
-    ) -> Result<Expr, String> {
-        for item in &self.lowerer.krate.modules[module].items {
-            let Item::Impl(imp) = item else { continue };
-            if imp.trait_.is_some() {
-                continue;
+        path: &syn::ExprPath,
+    ) -> Result<(ModuleId, Expr), Refusal> {
+        let written = path.to_token_stream().to_string().replace(' ', "");
+        let (m, block) = self.crate_fn(module, path).ok_or_else(|| {
+            Refusal::Unknown(format!(
+                "`{written}` is not a function the build script can find in this crate"
+            ))
+        })?;
+        body_value(m, block, &format!("`{written}`")).map(|expr| (m, expr))
+    }
+
+    /// The body of the crate's function `path` names (free, or inherent to
+    /// one of its types), and the module it is written in.
+    fn crate_fn(
+        &self,
+        module: ModuleId,
+        path: &syn::ExprPath,
+    ) -> Option<(ModuleId, &'k syn::Block)> {
+        let krate: &'k crate::scan::Crate = self.lowerer.krate;
+        match self.lowerer.resolver.resolve_value(module, &path.path) {
+            Ok(Some(ResolvedValue::Fn(m, f))) => Some((m, &*f.block)),
+            Ok(Some(ResolvedValue::Associated(m, ty, name))) => {
+                krate.modules[m].items.iter().find_map(|item| {
+                    let Item::Impl(imp) = item else { return None };
+                    let syn::Type::Path(p) = &*imp.self_ty else {
+                        return None;
+                    };
+                    if imp.trait_.is_some() || p.path.segments.last().is_none_or(|s| s.ident != *ty)
+                    {
+                        return None;
+                    }
+                    imp.items.iter().find_map(|impl_item| match impl_item {
+                        ImplItem::Fn(f) if f.sig.ident == name => Some((m, &f.block)),
+                        _ => None,
+                    })
+                })
             }
-            let syn::Type::Path(p) = &*imp.self_ty else {
-                continue;
-            };
-            if p.path.segments.last().is_none_or(|s| s.ident != *ty) {
-                continue;
-            }
-            for impl_item in &imp.items {
-                if let ImplItem::Fn(f) = impl_item
-                    && f.sig.ident == name
-                {
-                    return tail_expr(&f.block)
-                        .ok_or_else(|| format!("`{written}` is not a single expression"));
-                }
-            }
+            _ => None,
         }
-        Err(format!(
-            "`{written}` is not a function the build script can find in this crate"
-        ))
     }
 
     fn call_default_fn(
@@ -490,26 +468,28 @@ impl<'g, 'k> Generator<'g, 'k> {
         module: ModuleId,
         path: &syn::ExprPath,
         ty: &Ty<'k>,
-    ) -> Result<Value, String> {
-        let body = self.default_fn_body(module, path)?;
+    ) -> Result<Value, Refusal> {
+        let (module, body) = self.default_fn_body(module, path)?;
         self.eval(module, &body, ty, 0)
     }
 
+    /// The values a struct literal written in `module` gives the fields of `def`.
     fn struct_literal_fields(
         &mut self,
         def: &Def<'k>,
         info: &ContainerInfo<'k>,
+        module: ModuleId,
         expr: &Expr,
         depth: usize,
-    ) -> Result<FieldValues, String> {
+    ) -> Result<FieldValues, Refusal> {
         let Data::Struct(_, fields) = &info.data else {
-            return Err("an enum has no fields".into());
+            return Err(Refusal::Unknown("an enum has no fields".into()));
         };
         let Expr::Struct(literal) = strip(expr) else {
-            return Err(format!(
+            return Err(Refusal::Unknown(format!(
                 "`{}` is not a struct literal",
                 expr.to_token_stream()
-            ));
+            )));
         };
         let mut values = FieldValues::new();
         for field_value in &literal.fields {
@@ -517,18 +497,17 @@ impl<'g, 'k> Generator<'g, 'k> {
                 syn::Member::Named(ident) => ident.to_string().trim_start_matches("r#").to_owned(),
                 syn::Member::Unnamed(index) => index.index.to_string(),
             };
-            let field = fields
-                .iter()
-                .find(|f| f.member == member)
-                .ok_or_else(|| format!("the literal sets `{member}`, which is not a field"))?;
+            let field = fields.iter().find(|f| f.member == member).ok_or_else(|| {
+                Refusal::Unknown(format!("the literal sets `{member}`, which is not a field"))
+            })?;
             let value = self
                 .field_ty_for_default(def, field)
-                .and_then(|ty| self.eval(def.module, &field_value.expr, &ty, depth + 1));
+                .and_then(|ty| self.eval(module, &field_value.expr, &ty, depth + 1));
             values.insert(member, value);
         }
         if let Some(rest) = &literal.rest {
-            if !is_default_call(rest) || !derives_default(def.item.attrs()) {
-                return Err("`..rest` in a default is only understood as `..Default::default()` on a type that derives Default".into());
+            if !self.is_default_call(module, rest) || !derives_default(def.item.attrs()) {
+                return Err(Refusal::Unknown("`..rest` in a default is only understood as `..Default::default()` on a type that derives Default".into()));
             }
             for field in fields {
                 if !values.contains_key(&field.member) {
@@ -541,90 +520,72 @@ impl<'g, 'k> Generator<'g, 'k> {
         }
         for field in fields {
             if !values.contains_key(&field.member) {
-                return Err(format!("the literal does not set field `{}`", field.member));
+                return Err(Refusal::Unknown(format!(
+                    "the literal does not set field `{}`",
+                    field.member
+                )));
             }
         }
         Ok(values)
     }
 
-    /// Evaluates a plain expression as a value of type `ty`, serialized.
+    /// Whether `expr` is a call whose value is its type's `Default`:
+    /// `Default::default()`, `T::default()`, or `new()` of a std collection
+    /// or string type.
+    fn is_default_call(&self, module: ModuleId, expr: &Expr) -> bool {
+        let Expr::Call(call) = strip(expr) else {
+            return false;
+        };
+        let Expr::Path(callee) = strip(&call.func) else {
+            return false;
+        };
+        if !call.args.is_empty() {
+            return false;
+        }
+        if callee
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "default")
+        {
+            // Unless it names a function of the crate (an inherent
+            // `T::default` comes before the trait's).
+            return self.crate_fn(module, callee).is_none();
+        }
+        self.foreign_callee(module, &call.func, "new")
+            .is_some_and(|(krate, name)| {
+                matches!(
+                    known::generic(&krate, &name),
+                    Some(Generic::Seq | Generic::Set | Generic::Map | Generic::ArrayVec)
+                ) || owned_string(&krate, &name)
+            })
+    }
+
+    /// Evaluates an expression written in `module` as a value of type `ty`,
+    /// serialized.
     fn eval(
         &mut self,
         module: ModuleId,
         expr: &Expr,
         ty: &Ty<'k>,
         depth: usize,
-    ) -> Result<Value, String> {
-        let value = self.eval_untyped(module, expr, ty, depth)?;
-        Ok(match ty {
-            // serde writes an `f32` as that `f32` widened to `f64`.
-            Ty::Leaf(leaf) if leaf.rust_name == "f32" => round_to_f32(value),
-            _ => value,
-        })
-    }
-
-    fn eval_untyped(
-        &mut self,
-        module: ModuleId,
-        expr: &Expr,
-        ty: &Ty<'k>,
-        depth: usize,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, Refusal> {
         if depth > DEPTH_LIMIT {
-            return Err("the expression nests too deeply".into());
+            return Err(Refusal::Unknown("the expression nests too deeply".into()));
         }
         let refuse = || {
-            format!(
-                "`{}` is not a literal the build script can evaluate",
+            Refusal::Unknown(format!(
+                "`{}` is not a constant the build script can evaluate",
                 expr.to_token_stream()
-            )
+            ))
         };
-        let expr = strip(expr);
-        if let Ty::Local(def) = ty
-            && let Some(inner) = self.forwarded(def).map_err(|e| e.message)?
-        {
-            return self.eval(module, expr, &inner, depth + 1);
+        if self.is_default_call(module, expr) {
+            return self.default_of(ty, depth + 1);
         }
-        match expr {
-            Expr::Lit(ExprLit { lit, .. }) => match (lit, ty) {
-                (Lit::Int(i), Ty::Leaf(leaf)) if matches!(leaf.rust_name, "f32" | "f64") => i
-                    .base10_parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Value::Number)
-                    .ok_or_else(refuse),
-                (Lit::Float(f), _) => f
-                    .base10_parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Value::Number)
-                    .ok_or_else(refuse),
-                _ => super::attrs::expr_value(expr).ok_or_else(refuse),
-            },
-            Expr::Unary(_) => {
-                super::attrs::expr_value(expr)
-                    .ok_or_else(refuse)
-                    .map(|v| match (ty, &v) {
-                        (Ty::Leaf(leaf), Value::Number(n))
-                            if matches!(leaf.rust_name, "f32" | "f64") =>
-                        {
-                            n.as_f64()
-                                .and_then(serde_json::Number::from_f64)
-                                .map(Value::Number)
-                                .unwrap_or(v)
-                        }
-                        _ => v,
-                    })
-            }
-            Expr::MethodCall(call)
-                if call.args.is_empty()
-                    && matches!(
-                        call.method.to_string().as_str(),
-                        "to_string" | "to_owned" | "into" | "clone"
-                    ) =>
-            {
-                self.eval(module, &call.receiver, ty, depth + 1)
-            }
+        if let Some(value) = self.fold_json(module, expr, ty)? {
+            return Ok(value);
+        }
+        match strip(expr) {
             Expr::Macro(m) if m.mac.path.is_ident("vec") => {
                 let item = element_type(ty).ok_or_else(refuse)?;
                 let elems = m
@@ -648,71 +609,22 @@ impl<'g, 'k> Generator<'g, 'k> {
                     .collect::<Result<Vec<_>, _>>()
                     .map(Value::Array)
             }
-            Expr::Call(call) => {
-                let Expr::Path(callee) = strip(&call.func) else {
-                    return Err(refuse());
-                };
-                let segments: Vec<String> = callee
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                let last = segments.last().map(String::as_str).unwrap_or_default();
-                match (last, call.args.len()) {
-                    ("Some", 1) => match ty {
-                        Ty::Option(inner) => self.eval(module, &call.args[0], inner, depth + 1),
-                        _ => Err(refuse()),
-                    },
-                    ("from", 1) => self.eval(module, &call.args[0], ty, depth + 1),
-                    ("new" | "default", 0) => self.default_of(ty, depth + 1),
-                    _ => Err(refuse()),
+            Expr::Call(call) => match (strip(&call.func), ty, call.args.len()) {
+                (Expr::Path(callee), Ty::Option(inner), 1) if callee.path.is_ident("Some") => {
+                    self.eval(module, &call.args[0], inner, depth + 1)
                 }
-            }
+                _ => Err(refuse()),
+            },
             Expr::Path(path) => {
-                let segments: Vec<String> = path
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                match (segments.as_slice(), ty) {
-                    ([none], Ty::Option(_)) if none == "None" => Ok(Value::Null),
-                    ([.., variant], Ty::Local(def)) => {
-                        let info = self.container(def).map_err(|e| e.message)?;
-                        let Data::Enum(variants) = &info.data else {
-                            return Err(refuse());
-                        };
-                        if info.attrs.into.is_some() {
-                            return Err(refuse());
-                        }
-                        let DefItem::Enum(item) = def.item else {
-                            return Err(refuse());
-                        };
-                        let index = item
-                            .variants
-                            .iter()
-                            .position(|v| v.ident == variant)
-                            .ok_or_else(refuse)?;
-                        if variants[index].style != Style::Unit {
-                            return Err(refuse());
-                        }
-                        Ok(unit_variant_value(
-                            &info.attrs.tagging,
-                            &variants[index].ser_name,
-                        ))
-                    }
-                    ([name], _) => {
-                        for item in &self.lowerer.krate.modules[module].items {
-                            if let Item::Const(c) = item
-                                && c.ident == name
-                            {
-                                let value = (*c.expr).clone();
-                                return self.eval(module, &value, ty, depth + 1);
-                            }
-                        }
-                        Err(refuse())
-                    }
+                if let Some((m, item)) = self.const_item(module, &path.path)? {
+                    let declared = self.const_ty(m, item)?;
+                    return self.within_const(item, module, path.span(), |g| {
+                        g.eval(m, &item.expr, &declared, depth + 1)
+                    });
+                }
+                match ty {
+                    Ty::Option(_) if path.path.is_ident("None") => Ok(Value::Null),
+                    Ty::Local(def) => self.unit_variant(def, &path.path).ok_or_else(refuse),
                     _ => Err(refuse()),
                 }
             }
@@ -726,13 +638,16 @@ impl<'g, 'k> Generator<'g, 'k> {
                     .map(Value::Array),
                 _ => Err(refuse()),
             },
-            Expr::Struct(_) => match ty {
+            literal @ Expr::Struct(_) => match ty {
                 Ty::Local(def) => {
-                    let info = self.container(def).map_err(|e| e.message)?;
+                    let info = self
+                        .container(def)
+                        .map_err(|e| Refusal::Unknown(e.message))?;
                     let Data::Struct(style, fields) = &info.data else {
                         return Err(refuse());
                     };
-                    let values = self.struct_literal_fields(def, &info, expr, depth + 1)?;
+                    let values =
+                        self.struct_literal_fields(def, &info, module, literal, depth + 1)?;
                     self.serialize_struct(def, &info, *style, fields, &values)
                 }
                 _ => Err(refuse()),
@@ -740,39 +655,51 @@ impl<'g, 'k> Generator<'g, 'k> {
             _ => Err(refuse()),
         }
     }
-}
 
-/// A number as serde writes it for an `f32`: the `f32` nearest to it, widened.
-fn round_to_f32(value: Value) -> Value {
-    match value.as_f64() {
-        #[allow(clippy::cast_possible_truncation)]
-        Some(f) => serde_json::Number::from_f64(f64::from(f as f32)).map_or(value, Value::Number),
-        None => value,
+    /// The serialized value of the unit variant of the enum `def` that
+    /// `path` ends with, if it is one.
+    fn unit_variant(&self, def: &Def<'k>, path: &syn::Path) -> Option<Value> {
+        let variant = &path.segments.last()?.ident;
+        let info = self.container(def).ok()?;
+        let (Data::Enum(variants), DefItem::Enum(item)) = (&info.data, def.item) else {
+            return None;
+        };
+        if info.attrs.into.is_some() {
+            return None;
+        }
+        let index = item.variants.iter().position(|v| v.ident == *variant)?;
+        (variants[index].style == Style::Unit)
+            .then(|| unit_variant_value(&info.attrs.tagging, &variants[index].ser_name))
     }
 }
 
-fn strip(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        Expr::Reference(r) => strip(&r.expr),
-        Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-            Stmt::Expr(e, None) => strip(e),
-            _ => expr,
-        },
-        _ => expr,
-    }
-}
-
-fn tail_expr(block: &syn::Block) -> Option<Expr> {
-    match block.stmts.as_slice() {
-        [Stmt::Expr(e, None)] => Some(e.clone()),
+/// The value a function body returns: its one expression, with or without
+/// `return`. `by` names the function.
+fn body_value(module: ModuleId, block: &syn::Block, by: &str) -> Result<Expr, Refusal> {
+    let value = |expr: &Expr| match expr {
+        Expr::Return(r) => r.expr.as_deref().cloned(),
+        other => Some(other.clone()),
+    };
+    let found = match block.stmts.as_slice() {
+        [Stmt::Expr(expr, None)] => value(expr),
+        [Stmt::Expr(expr @ Expr::Return(_), Some(_))] => value(expr),
+        [first, _, ..] => {
+            return Err(Refusal::at(
+                module,
+                first.span(),
+                format!(
+                    "is given by {by}, whose body has statements before its value, which the build script cannot evaluate"
+                ),
+                "write the body as a single expression, such as `10 * 1024 * 1024` (a `const` item can name a part of it), or remove the default",
+            ));
+        }
         _ => None,
-    }
-}
-
-fn is_default_call(expr: &Expr) -> bool {
-    matches!(strip(expr), Expr::Call(c) if c.args.is_empty() && matches!(strip(&c.func), Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "default")))
+    };
+    found.ok_or_else(|| {
+        Refusal::Unknown(format!(
+            "{by} does not end in a value the build script can read"
+        ))
+    })
 }
 
 fn derives_default(attrs: &[syn::Attribute]) -> bool {

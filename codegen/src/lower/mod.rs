@@ -15,11 +15,13 @@
 //! - [`attrs`]: serde, schemars, validator and garde attributes.
 //! - [`derive`](mod@derive): structs and enums, as `#[derive(JsonSchema)]` renders them.
 //! - [`defaults`]: `"default"` values knowable at build time.
+//! - [`consts`]: constant expressions in defaults, folded as the compiler folds them.
 //! - [`schema_ops`]: schemars' small edits on schema values.
 //! - [`case`]: serde's `rename_all` rules.
 
 pub mod attrs;
 pub mod case;
+pub mod consts;
 pub mod defaults;
 pub mod derive;
 pub mod known;
@@ -211,6 +213,11 @@ pub struct Generator<'g, 'k> {
     id_to_name: HashMap<String, String>,
     pending: HashSet<String>,
     root_stack: Vec<String>,
+    /// The `const` items being folded, innermost last, by address and name.
+    consts: Vec<(usize, String)>,
+    /// The width of `usize` and `isize` constants are folded at: the
+    /// target's, or each possible one in turn when the build does not say.
+    pointer_width: Option<u32>,
 }
 
 impl<'g, 'k> Generator<'g, 'k> {
@@ -223,6 +230,8 @@ impl<'g, 'k> Generator<'g, 'k> {
             id_to_name: HashMap::new(),
             pending: HashSet::new(),
             root_stack: Vec::new(),
+            consts: Vec::new(),
+            pointer_width: lowerer.krate.pointer_width,
         }
     }
 

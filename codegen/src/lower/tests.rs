@@ -20,7 +20,7 @@ impl Drop for TempCrate {
     }
 }
 
-fn analyze_lib(source: &str) -> (Analysis, TempCrate) {
+fn analyze_lib(source: &str, cfg: &CfgEnv) -> (Analysis, TempCrate) {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "tooltable-lower-{}-{}",
@@ -35,7 +35,7 @@ fn analyze_lib(source: &str) -> (Analysis, TempCrate) {
     )
     .unwrap();
     std::fs::write(dir.join("src/lib.rs"), source).unwrap();
-    let analysis = analyze(&dir, &CfgEnv::default()).expect("the configuration reads");
+    let analysis = analyze(&dir, cfg).expect("the configuration reads");
     (analysis, TempCrate(dir))
 }
 
@@ -44,7 +44,7 @@ fn errors(types: &str) -> Vec<String> {
     let source = format!(
         "{types}\n/// Do it.\n#[tool(tier = read)]\npub fn go(p: Params) -> Out {{ todo!() }}\n"
     );
-    analyze_lib(&source)
+    analyze_lib(&source, &CfgEnv::default())
         .0
         .diagnostics()
         .iter()
@@ -59,7 +59,7 @@ fn schemas(types: &str) -> (Value, Value) {
     let source = format!(
         "{types}\n/// Do it.\n#[tool(tier = read)]\npub fn go(p: Params) -> Out {{ todo!() }}\n"
     );
-    let (analysis, _dir) = analyze_lib(&source);
+    let (analysis, _dir) = analyze_lib(&source, &CfgEnv::default());
     let errors: Vec<String> = analysis
         .diagnostics()
         .iter()
@@ -301,5 +301,155 @@ fn validator_items_schemars_ignores_are_ignored() {
     assert_eq!(
         input["properties"]["s"],
         json!({"type": "string", "minLength": 1, "maxLength": 3})
+    );
+}
+
+/// The input schema's `"default"` of each property, and the errors, of a
+/// crate whose one tool takes `Params`, built for a target whose pointers
+/// are `bits` wide.
+fn defaults_for_pointer_width(types: &str, bits: u32) -> (Value, Vec<String>) {
+    let source = format!(
+        "{types}\npub type Out = u8;\n/// Do it.\n#[tool(tier = read)]\npub fn go(p: Params) -> Out {{ todo!() }}\n"
+    );
+    let cfg = CfgEnv::from_vars([(
+        "CARGO_CFG_TARGET_POINTER_WIDTH".to_owned(),
+        bits.to_string(),
+    )]);
+    let (analysis, _dir) = analyze_lib(&source, &cfg);
+    let errors = analysis
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect();
+    let defaults = analysis.table().tools.first().map_or(Value::Null, |tool| {
+        let properties = tool.descriptor["inputSchema"]["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        properties
+            .into_iter()
+            .map(|(name, schema)| (name, schema["default"].clone()))
+            .collect()
+    });
+    (defaults, errors)
+}
+
+#[test]
+fn pointer_sized_defaults_take_the_targets_width() {
+    let types = "fn most() -> usize { usize::MAX }\nfn least() -> isize { isize::MIN }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"most\")]\npub most: usize,\n\
+         #[serde(default = \"least\")]\npub least: isize,\n}\n";
+    assert_eq!(
+        defaults_for_pointer_width(types, 32),
+        (
+            json!({"most": 4_294_967_295_u32, "least": -2_147_483_648_i32}),
+            vec![]
+        )
+    );
+    assert_eq!(
+        defaults_for_pointer_width(types, 64),
+        (json!({"most": u64::MAX, "least": i64::MIN}), vec![])
+    );
+}
+
+#[test]
+fn a_pointer_sized_default_is_checked_at_the_targets_width() {
+    let types = "fn size() -> usize { 1 << 40 }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"size\")]\npub size: usize,\n}\n";
+    assert_eq!(
+        defaults_for_pointer_width(types, 64),
+        (json!({"size": 1_u64 << 40}), vec![])
+    );
+    let (_, errors) = defaults_for_pointer_width(types, 32);
+    assert_one_error(
+        &errors,
+        "src/lib.rs:1:24",
+        &["field `size`", "shifts by 40, but `usize` has 32 bits"],
+    );
+}
+
+#[test]
+fn an_integer_beyond_64_bits_is_refused_as_serde_json_writes_none() {
+    let errors = errors(
+        "fn huge() -> i128 { i128::MAX }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"huge\")]\npub huge: i128,\n}\npub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:4:1",
+        &[
+            "`170141183460469231731687303715884105727` is beyond the 64 bits",
+            "remove the default",
+        ],
+    );
+}
+
+#[test]
+fn a_constructor_of_the_crates_own_type_is_not_taken_for_its_default() {
+    let errors = errors(
+        "#[derive(serde::Deserialize, serde::Serialize, Default)]\npub struct Settings { pub level: u8 }\n\
+         impl Settings { fn new() -> Self { Settings { level: 3 } } }\n\
+         fn make() -> Settings { Settings::new() }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"make\")]\npub settings: Settings,\n}\npub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:7:1",
+        &[
+            "`Settings :: new ()` is not a constant",
+            "remove the default",
+        ],
+    );
+    // An inherent `default` comes before the trait's.
+    let errors = self::errors(
+        "#[derive(serde::Deserialize, serde::Serialize, Default)]\npub struct Settings { pub level: u8 }\n\
+         impl Settings { fn default() -> Self { Settings { level: 3 } } }\n\
+         fn make() -> Settings { Settings::default() }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"make\")]\npub settings: Settings,\n}\npub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:7:1",
+        &["`Settings :: default ()` is not a constant"],
+    );
+}
+
+#[test]
+fn a_literal_of_another_type_than_the_fields_is_refused() {
+    let errors = errors(
+        "fn limit() -> u32 { 5u64 }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"limit\")]\npub limit: u32,\n}\npub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:4:1",
+        &["`5u64` is a `u64`, but the value here is a `u32`"],
+    );
+}
+
+#[test]
+fn without_the_targets_pointer_width_a_pointer_sized_default_must_not_depend_on_it() {
+    let (input, _) = schemas(
+        "fn size() -> usize { 1024 * 1024 }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"size\")]\npub size: usize,\n}\npub type Out = u8;\n",
+    );
+    assert_eq!(input["properties"]["size"]["default"], json!(1_048_576));
+    let errors = errors(
+        "fn most() -> usize { usize::MAX }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"most\")]\npub most: usize,\n}\npub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:4:1",
+        &["the value of `usize :: MAX` depends on the width of `usize` and `isize`"],
     );
 }

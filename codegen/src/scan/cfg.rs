@@ -91,6 +91,15 @@ impl CfgEnv {
         env
     }
 
+    /// The target's pointer width in bits, when the cfgs say.
+    pub fn pointer_width(&self) -> Option<u32> {
+        let mut widths = self.values.get("target_pointer_width")?.iter();
+        match (widths.next(), widths.next()) {
+            (Some(width), None) => width.parse().ok(),
+            _ => None,
+        }
+    }
+
     /// Whether a feature is enabled.
     pub fn has_feature(&self, name: &str) -> bool {
         self.features.contains(&normalize_feature(name))
@@ -238,6 +247,15 @@ mod tests {
         assert!(eval(parse_quote!(target_os = "linux")));
         assert!(eval(parse_quote!(target_feature = "sse2")));
         assert!(!eval(parse_quote!(test)));
+    }
+
+    #[test]
+    fn the_pointer_width_is_known_only_when_cargo_says() {
+        assert_eq!(env().pointer_width(), None);
+        let wide =
+            CfgEnv::from_vars([("CARGO_CFG_TARGET_POINTER_WIDTH".to_owned(), "32".to_owned())]);
+        assert_eq!(wide.pointer_width(), Some(32));
+        assert_eq!(CfgEnv::host(Vec::new()).pointer_width(), Some(usize::BITS));
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub struct Module {
     pub vis: Visibility,
     /// The child modules, by name.
     pub children: Vec<(String, ModuleId)>,
+    /// The `const` items `#[cfg]` compiled out, kept so that a default using
+    /// one is told apart from a name that was never declared.
+    pub compiled_out: Vec<syn::ItemConst>,
 }
 
 /// A crate's sources as the compiler will see them.
@@ -53,6 +56,9 @@ pub struct Crate {
     pub files: Vec<SourceFile>,
     /// Every module, the root first.
     pub modules: Vec<Module>,
+    /// The width of `usize` and `isize` on the target, in bits, when the
+    /// build says (`target_pointer_width`).
+    pub pointer_width: Option<u32>,
 }
 
 impl Crate {
@@ -100,7 +106,10 @@ pub fn scan(crate_dir: &Path, root: &Path, cfg: &CfgEnv) -> (Crate, Vec<Diagnost
     let mut walk = Walk {
         crate_dir,
         cfg,
-        krate: Crate::default(),
+        krate: Crate {
+            pointer_width: cfg.pointer_width(),
+            ..Crate::default()
+        },
         diagnostics: Vec::new(),
     };
     let root_path = crate_dir.join(root);
@@ -187,10 +196,15 @@ impl Walk<'_> {
             items: Vec::new(),
             vis,
             children: Vec::new(),
+            compiled_out: Vec::new(),
         });
         let display = self.krate.files[file].display.clone();
         let mut kept = Vec::with_capacity(items.len());
         for item in items {
+            let constant = match &item {
+                Item::Const(c) => Some(c.clone()),
+                _ => None,
+            };
             match prune_item(item, self.cfg) {
                 Ok(Some(Item::Mod(module))) => {
                     if let Some(child) = self.child_module(id, file, &display, &module, &dirs) {
@@ -204,7 +218,7 @@ impl Walk<'_> {
                     }));
                 }
                 Ok(Some(item)) => kept.push(item),
-                Ok(None) => {}
+                Ok(None) => self.krate.modules[id].compiled_out.extend(constant),
                 Err(e) => self.diagnostics.extend(Diagnostic::from_syn(&display, e)),
             }
         }

@@ -16,6 +16,7 @@
 pub mod attributes;
 pub mod collections;
 pub mod common;
+pub mod constants;
 pub mod corners;
 pub mod defaults;
 pub mod enums;
