@@ -64,7 +64,7 @@ pub use tooltable_runtime::contract as __private_v1;
 pub mod policy {
     pub use tooltable_runtime::rules::confirm::Consent;
     pub use tooltable_runtime::serve::policy::{
-        Access, AllOf, AllowAll, GrantedPermissions, MaxTier, Refusal, Toolsets,
+        Access, AllOf, AllowAll, MaxTier, Refusal, Toolsets,
     };
 }
 
@@ -93,9 +93,8 @@ pub mod call {
     pub use tooltable_runtime::call::ask::{
         Action, AskError, Capability, Elicitation, Elicited, Root, RootsRequest, Sampled, Sampling,
     };
-    pub use tooltable_runtime::call::handle::{
-        ClientSupport, Era, Identity, LogLevel, PROGRESS_INTERVAL,
-    };
+    pub use tooltable_runtime::call::handle::{ClientSupport, Era, LogLevel, PROGRESS_INTERVAL};
+    pub use tooltable_runtime::call::identity::{Identity, Permissions};
 }
 
 /// Content blocks beyond text, for handlers that return them, and the
@@ -128,7 +127,9 @@ pub mod declarations {
 /// rmcp adapter for composing a registry into an rmcp server of your own.
 #[cfg(feature = "serve")]
 pub mod serve {
-    pub use tooltable_runtime::serve::adapter::{CallerFn, DEFAULT_TTL_MS, McpServer};
+    pub use tooltable_runtime::serve::adapter::{
+        CallerFn, DEFAULT_TTL_MS, McpServer, transport_caller,
+    };
     pub use tooltable_runtime::serve::server::{
         DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUEST_BYTES, MAX_DEPTH_LIMIT, MAX_PAGE_SIZE,
         MIN_REQUEST_BYTES, ServeError, Server, stdio,

@@ -49,7 +49,7 @@ impl Visit for Dispatch<'_> {
         let peer = connection.server.clone();
         let request =
             move || RequestContext::<RoleServer>::new(NumberOrString::Number(1), peer.clone());
-        let caller = Caller::anonymous();
+        let caller = Caller::operator();
         let rt = self.runtime;
         for (kind, tool, text) in [
             ("dispatch", TRIVIAL_TOOL, TRIVIAL_ARGUMENTS),

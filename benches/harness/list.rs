@@ -31,7 +31,7 @@ impl Visit for List<'_> {
         R: ServerHandler + Clone + Send + Sync + 'static,
     {
         let n = crates.n;
-        let caller = Caller::anonymous();
+        let caller = Caller::operator();
         let unfiltered = Registry::builder(crates.table).max_tier(Tier::Destructive).build();
         let filtered = Registry::builder(crates.table).max_tier(Tier::Read).build();
         let stored = (crates.stored_router)();

@@ -10,7 +10,7 @@ use serde_json::json;
 use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::rules::tier::Tier;
 use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::policy::{Caller, GrantedPermissions};
+use tooltable_runtime::serve::policy::Caller;
 use tooltable_runtime::serve::registry::Registry;
 use tooltable_runtime::serve::server::Server;
 
@@ -94,10 +94,7 @@ fn lifecycle_of(current: bool) -> ClientLifecycleMode {
 #[tokio::test]
 async fn the_caller_function_decides_what_each_request_may_call() {
     for (_, lifecycle) in eras() {
-        let registry = Registry::builder(&TOOLS)
-            .max_tier(Tier::Write)
-            .policy(GrantedPermissions)
-            .build();
+        let registry = Registry::builder(&TOOLS).max_tier(Tier::Write).build();
         let mcp = McpServer::new(registry, std::sync::Arc::new(Shelf::new()))
             .fixed_caller(Caller::with_permissions(["items.write"]));
         let client = connect(Server::from_handler(mcp), lifecycle).await;

@@ -14,7 +14,7 @@ use tooltable_runtime::call::result::{CallError, CallToolResult};
 use tooltable_runtime::rules::confirm::Consent;
 use tooltable_runtime::rules::tier::{Tier, World};
 use tooltable_runtime::serve::pins::Pins;
-use tooltable_runtime::serve::policy::{Caller, GrantedPermissions, MaxTier};
+use tooltable_runtime::serve::policy::{Caller, MaxTier};
 use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
 use tooltable_runtime::serve::registry::{DISABLED, Registry, handler};
 use tooltable_runtime::serve::state::{MemoryStore, StateError};
@@ -61,7 +61,6 @@ fn read_only_server() -> Registry<Shelf> {
                     "start the server with --allow-destructive",
                 ),
         )
-        .policy(GrantedPermissions)
         .store(MemoryStore::new())
         .build()
 }
@@ -130,7 +129,7 @@ fn count_tool(name: &str, description: &str) -> ProvidedTool<Shelf> {
 #[test]
 fn an_unfiltered_caller_gets_the_bytes_baked_at_build_time() {
     let registry = everything().build();
-    let listing = registry.list(&Caller::anonymous());
+    let listing = registry.list(&Caller::operator());
     assert!(matches!(listing.json, std::borrow::Cow::Borrowed(_)));
     assert_eq!(listing.json, TOOLS.list_json());
     assert_eq!(listing.count, 12);
@@ -141,7 +140,7 @@ fn a_registry_nobody_configured_serves_read_tools_only() {
     let registry = Registry::new(&TOOLS);
     assert_eq!(registry.max_tier(), Tier::Read);
     assert_eq!(
-        listed(&registry, &Caller::anonymous()),
+        listed(&registry, &Caller::operator()),
         [
             "items_fault",
             "items_get",
@@ -173,7 +172,7 @@ fn a_registry_nobody_configured_serves_read_tools_only() {
 fn raising_the_tier_is_one_call_and_a_raised_registry_serves_the_baked_bytes() {
     let registry = Registry::builder(&TOOLS).max_tier(Tier::Write).build();
     assert_eq!(
-        listed(&registry, &Caller::anonymous()),
+        listed(&registry, &Caller::operator()),
         [
             "items_create",
             "items_fault",
@@ -189,14 +188,44 @@ fn raising_the_tier_is_one_call_and_a_raised_registry_serves_the_baked_bytes() {
         ]
     );
     assert!(!registry.is_unrestricted());
-    assert!(everything().build().is_unrestricted());
+    let raised = everything().build();
+    assert_eq!(
+        raised.list(&Caller::operator()).json,
+        TOOLS.list_json(),
+        "the operator, who holds every permission, gets the baked bytes"
+    );
+    assert!(
+        !raised.is_unrestricted(),
+        "a token holder may lack a permission a tool declares"
+    );
+}
+
+#[test]
+fn a_caller_sees_and_calls_only_the_tools_whose_permissions_it_holds() {
+    let store = Shelf::new();
+    let item = store.put("lamp");
+    let registry = everything().consent(Consent::person_or_argument()).build();
+    let reader = Caller::with_permissions(["items.write"]);
+    assert!(!listed(&registry, &reader).contains(&"items_destroy".to_owned()));
+    assert_eq!(
+        text(call(
+            &registry,
+            &store,
+            &reader,
+            "items_destroy",
+            json!({"id": item.id, "confirm": true})
+        )),
+        "items_destroy needs the permission `items.delete`, which this caller has not been granted; ask for it to be granted"
+    );
+    assert_eq!(store.count(), 1);
+    assert!(listed(&registry, &Caller::operator()).contains(&"items_destroy".to_owned()));
 }
 
 #[test]
 fn the_policy_hides_tools_from_the_list_in_name_order() {
     let registry = read_only_server();
     assert_eq!(
-        listed(&registry, &Caller::anonymous()),
+        listed(&registry, &Caller::operator()),
         [
             "items_fault",
             "items_get",
@@ -209,7 +238,7 @@ fn the_policy_hides_tools_from_the_list_in_name_order() {
             "items_wait"
         ]
     );
-    let registry = everything().policy(GrantedPermissions).build();
+    let registry = everything().build();
     assert_eq!(
         listed(&registry, &Caller::with_permissions(["items.write"])),
         [
@@ -234,7 +263,7 @@ fn a_hidden_tool_is_refused_with_a_reason_naming_the_switch() {
     let refusal = text(call(
         &read_only_server(),
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_destroy",
         json!({"id": 1, "confirm": true}),
     ));
@@ -251,7 +280,7 @@ fn a_concealing_registry_answers_a_hidden_tool_exactly_as_an_unknown_one() {
     let hidden = call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_destroy",
         json!({}),
     )
@@ -259,7 +288,7 @@ fn a_concealing_registry_answers_a_hidden_tool_exactly_as_an_unknown_one() {
     let unknown = call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_nothing",
         json!({}),
     )
@@ -274,7 +303,6 @@ fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_arguments_th
     let store = Shelf::new();
     let registry = everything()
         .consent(Consent::person_or_argument())
-        .policy(GrantedPermissions)
         .store(MemoryStore::new())
         .build();
     let delete_fp = *TOOLS.get("items_destroy").unwrap().fingerprint();
@@ -285,7 +313,7 @@ fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_arguments_th
 
     // 1. Unknown: a protocol error, whatever else is wrong.
     assert_eq!(
-        call(&registry, &store, &Caller::anonymous(), "nope", json!({}))
+        call(&registry, &store, &Caller::operator(), "nope", json!({}))
             .unwrap_err()
             .code(),
         -32602
@@ -370,19 +398,19 @@ fn a_disabled_tool_is_absent_from_the_list_and_refused_and_comes_back_when_enabl
     assert!(registry.controls_available());
     registry.set_enabled("items_get", false).unwrap();
     assert_eq!(registry.enabled("items_get"), Ok(false));
-    assert!(!listed(&registry, &Caller::anonymous()).contains(&"items_get".to_owned()));
+    assert!(!listed(&registry, &Caller::operator()).contains(&"items_get".to_owned()));
     assert_eq!(
         text(call(
             &registry,
             &store,
-            &Caller::anonymous(),
+            &Caller::operator(),
             "items_get",
             json!({"id": 1})
         )),
         "Tool is disabled on this server"
     );
     registry.set_enabled("items_get", true).unwrap();
-    assert_eq!(listed(&registry, &Caller::anonymous()).len(), 12);
+    assert_eq!(listed(&registry, &Caller::operator()).len(), 12);
 }
 
 #[test]
@@ -422,7 +450,7 @@ fn flipping_a_flag_while_many_tasks_call_never_breaks_a_call() {
                         let result = call(
                             &registry,
                             &store,
-                            &Caller::anonymous(),
+                            &Caller::operator(),
                             "items_get",
                             json!({"id": id}),
                         )
@@ -469,7 +497,7 @@ fn a_snapshot_pins_only_safe_closed_world_tools_on_the_allowlist() {
     let registry = everything().build();
     let pins = registry
         .snapshot(
-            &Caller::anonymous(),
+            &Caller::operator(),
             &["items_get", "items_list", "items_destroy", "items_create"],
         )
         .unwrap();
@@ -477,7 +505,7 @@ fn a_snapshot_pins_only_safe_closed_world_tools_on_the_allowlist() {
     assert_eq!(names, ["items_get"], "items_list reaches an open world");
     let open = everything().pin_open_world("items_list").build();
     let pins = open
-        .snapshot(&Caller::anonymous(), &["items_get", "items_list"])
+        .snapshot(&Caller::operator(), &["items_get", "items_list"])
         .unwrap();
     assert_eq!(pins.len(), 2);
     assert_eq!(
@@ -485,7 +513,7 @@ fn a_snapshot_pins_only_safe_closed_world_tools_on_the_allowlist() {
         Some(TOOLS.get("items_get").unwrap().fingerprint())
     );
     let error = registry
-        .snapshot(&Caller::anonymous(), &["items_destroy"])
+        .snapshot(&Caller::operator(), &["items_destroy"])
         .unwrap_err();
     assert!(
         error
@@ -498,9 +526,9 @@ fn a_snapshot_pins_only_safe_closed_world_tools_on_the_allowlist() {
 fn a_pinned_conversation_lists_only_its_pinned_tools() {
     let registry = Registry::new(&TOOLS);
     let pins = registry
-        .snapshot(&Caller::anonymous(), &["items_get"])
+        .snapshot(&Caller::operator(), &["items_get"])
         .unwrap();
-    let caller = Caller::anonymous().pinned(pins);
+    let caller = Caller::operator().pinned(pins);
     assert_eq!(listed(&registry, &caller), ["items_get"]);
     let store = Shelf::new();
     assert_eq!(
@@ -519,11 +547,11 @@ fn a_pinned_conversation_lists_only_its_pinned_tools() {
 fn a_provider_tool_joins_the_list_and_is_called_like_a_baked_one() {
     let store = Shelf::new();
     let registry = with_stats("Count the items.");
-    assert_eq!(listed(&registry, &Caller::anonymous())[0], "items_count");
+    assert_eq!(listed(&registry, &Caller::operator())[0], "items_count");
     let result = call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_count",
         json!({}),
     )
@@ -549,7 +577,7 @@ fn a_disabled_provider_is_not_registered_by_a_refresh() {
         )
         .build();
     assert_eq!(registry.refresh(), vec![]);
-    assert_eq!(listed(&registry, &Caller::anonymous()).len(), 12);
+    assert_eq!(listed(&registry, &Caller::operator()).len(), 12);
 }
 
 fn assert_batch_leaves_registry_unchanged(
@@ -564,13 +592,13 @@ fn assert_batch_leaves_registry_unchanged(
         )
         .build();
     assert_eq!(registry.refresh(), vec![]);
-    let list_before = registry.list(&Caller::anonymous()).json.into_owned();
+    let list_before = registry.list(&Caller::operator()).json.into_owned();
     let describe_before = format!("{:?}", registry.describe());
     let error = registry.register(&Batch("bad", batch)).unwrap_err();
     assert_eq!(error.provider, "bad");
     assert_eq!(error.tool, tool);
     assert!(error.rule.starts_with(rule_starts), "{}", error.rule);
-    assert_eq!(registry.list(&Caller::anonymous()).json, list_before);
+    assert_eq!(registry.list(&Caller::operator()).json, list_before);
     assert_eq!(format!("{:?}", registry.describe()), describe_before);
 }
 
@@ -651,10 +679,8 @@ fn provider_tools_must_follow_the_crate_prefixes() {
 fn changing_a_provider_tool_after_a_snapshot_refuses_the_pinned_session_but_not_a_fresh_one() {
     let store = Shelf::new();
     let old = with_stats("Count the items.");
-    let pins = old
-        .snapshot(&Caller::anonymous(), &["items_count"])
-        .unwrap();
-    let session = Caller::anonymous().pinned(pins);
+    let pins = old.snapshot(&Caller::operator(), &["items_count"]).unwrap();
+    let session = Caller::operator().pinned(pins);
     assert!(
         !call(&old, &store, &session, "items_count", json!({}))
             .unwrap()
@@ -669,10 +695,8 @@ fn changing_a_provider_tool_after_a_snapshot_refuses_the_pinned_session_but_not_
         "{refusal}"
     );
     assert!(!listed(&new, &session).contains(&"items_count".to_owned()));
-    let fresh = Caller::anonymous().pinned(
-        new.snapshot(&Caller::anonymous(), &["items_count"])
-            .unwrap(),
-    );
+    let fresh =
+        Caller::operator().pinned(new.snapshot(&Caller::operator(), &["items_count"]).unwrap());
     assert!(
         !call(&new, &store, &fresh, "items_count", json!({}))
             .unwrap()
@@ -689,9 +713,9 @@ fn a_refresh_never_replaces_a_registered_tool() {
         )
         .build();
     assert_eq!(registry.refresh(), vec![]);
-    let before = registry.list(&Caller::anonymous()).json.into_owned();
+    let before = registry.list(&Caller::operator()).json.into_owned();
     assert_eq!(registry.refresh(), vec![]);
-    assert_eq!(registry.list(&Caller::anonymous()).json, before);
+    assert_eq!(registry.list(&Caller::operator()).json, before);
     assert!(
         registry
             .register(&Batch("stats", || vec![count_tool(
@@ -722,7 +746,7 @@ fn a_provider_tool_s_arguments_are_checked_against_its_input_schema() {
     let refusal = text(call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_echo",
         json!({"n": "x"}),
     ));
@@ -733,7 +757,7 @@ fn a_provider_tool_s_arguments_are_checked_against_its_input_schema() {
     let ok = call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_echo",
         json!({"n": 3}),
     )
@@ -768,7 +792,7 @@ fn a_provider_tool_that_panics_is_answered_generically() {
     let result = call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_boom",
         json!({}),
     )
@@ -817,7 +841,7 @@ fn a_person_only_registry_refuses_a_client_that_cannot_ask_even_with_confirm_tru
     let refusal = text(call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_destroy",
         json!({"id": item.id, "confirm": true}),
     ));
@@ -836,7 +860,7 @@ fn a_registry_that_accepts_the_argument_runs_a_call_confirmed_with_confirm_true(
     let refusal = text(call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_destroy",
         json!({"id": item.id, "confirm": false}),
     ));
@@ -848,7 +872,7 @@ fn a_registry_that_accepts_the_argument_runs_a_call_confirmed_with_confirm_true(
     let done = call(
         &registry,
         &store,
-        &Caller::anonymous(),
+        &Caller::operator(),
         "items_destroy",
         json!({"id": item.id, "confirm": true}),
     )

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use tooltable::policy::{Consent, MaxTier};
 use tooltable::registry::MemoryStore;
 use tooltable::serve::{McpServer, ServeError, Server};
-use tooltable::{Caller, Registry, Tier};
+use tooltable::{Registry, Tier};
 
 /// How to serve.
 #[derive(Clone, Debug)]
@@ -75,7 +75,6 @@ pub fn registry(max_tier: MaxTier, consent: Consent) -> Registry<Store> {
 /// The server over the notes database, configured from `options`.
 pub fn server(store: Arc<Store>, options: &Options) -> Server<McpServer<Store>> {
     let mut server = Server::new(registry(max_tier(options), consent(options)), store)
-        .fixed_caller(Caller::anonymous())
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")
         .max_request_bytes(options.max_request_bytes);
     if let Some(size) = options.page_size {

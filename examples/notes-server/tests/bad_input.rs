@@ -67,7 +67,7 @@ proptest! {
         // `notes_watch` waits on a timer, which this runtime-free loop cannot drive.
         let name = TOOLS.tools().iter().map(|t| t.name()).filter(|n| *n != "notes_watch").nth(tool).unwrap();
         let before = contents(&store);
-        let result = block_on(registry.call(&store, &Caller::anonymous(), name, arguments)).expect("a known tool answers with a result");
+        let result = block_on(registry.call(&store, &Caller::operator(), name, arguments)).expect("a known tool answers with a result");
         prop_assert!(!result.content.is_empty(), "every result carries content");
         let wire = result.to_json();
         prop_assert!(wire["isError"].is_boolean());
@@ -85,7 +85,7 @@ proptest! {
         let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).consent(Consent::person_or_argument()).build();
         let before = contents(&store);
         let arguments = json!({"id": 1, "confirm": confirm.clone()}).as_object().cloned().unwrap_or_default();
-        let result = block_on(registry.call(&store, &Caller::anonymous(), "notes_delete", arguments)).unwrap();
+        let result = block_on(registry.call(&store, &Caller::operator(), "notes_delete", arguments)).unwrap();
         if confirm == Value::Bool(true) {
             prop_assert!(!result.is_error);
             prop_assert_eq!(store.count().unwrap(), 1);
@@ -101,7 +101,7 @@ proptest! {
         let registry = Registry::builder(&TOOLS).max_tier(Tier::Destructive).build();
         let before = contents(&store);
         let arguments = json!({"id": 1, "confirm": confirm}).as_object().cloned().unwrap_or_default();
-        let result = block_on(registry.call(&store, &Caller::anonymous(), "notes_delete", arguments)).unwrap();
+        let result = block_on(registry.call(&store, &Caller::operator(), "notes_delete", arguments)).unwrap();
         prop_assert!(result.is_error);
         prop_assert_eq!(contents(&store), before);
     }

@@ -20,11 +20,12 @@ use crate::call::ask::{
 };
 use crate::call::error::ToolError;
 use crate::call::handler::BoxFuture;
+use crate::call::identity::Identity;
 use crate::call::rounds::{Rounds, State, UNRECORDED, question_digest};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -40,15 +41,6 @@ pub enum Era {
     /// The stateless 2026-07-28 revision: every request stands alone, and
     /// questions travel as input-required results.
     Current,
-}
-
-/// Who is calling: what the policy saw.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Identity {
-    /// The authenticated subject (a token's `sub`), if any.
-    pub subject: Option<String>,
-    /// The permissions granted.
-    pub permissions: BTreeSet<String>,
 }
 
 /// How severe a log message is, from least to most (RFC 5424's levels, as

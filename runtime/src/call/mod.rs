@@ -13,6 +13,7 @@ pub mod error;
 pub(crate) mod execute;
 pub mod handle;
 pub mod handler;
+pub mod identity;
 pub mod result;
 pub(crate) mod rounds;
 pub mod shape;

@@ -143,6 +143,23 @@ impl std::fmt::Display for StateKeyError {
 
 impl std::error::Error for StateKeyError {}
 
+/// The caller the transport established for a request: the holder of the
+/// bearer token the HTTP transport validated, when it authenticates;
+/// otherwise the operator who started the server, who holds every
+/// permission. A [`McpServer::caller`] function can start from it.
+#[cfg_attr(not(feature = "http"), allow(unused_variables))]
+pub fn transport_caller(context: &RequestContext<RoleServer>) -> Caller {
+    #[cfg(feature = "http")]
+    if let Some(caller) = context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Caller>())
+    {
+        return caller.clone();
+    }
+    Caller::operator()
+}
+
 fn random_key() -> Vec<u8> {
     let mut key = vec![0u8; STATE_KEY_BYTES];
     if let Err(error) = getrandom::fill(&mut key) {
@@ -166,7 +183,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             registry,
             context,
             instructions: None,
-            caller: Arc::new(|_| Caller::anonymous()),
+            caller: Arc::new(transport_caller),
             ttl_ms: DEFAULT_TTL_MS,
             page_size: None,
             call_timeout: None,
@@ -194,7 +211,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// How each request's caller is determined (the default: anonymous).
+    /// How each request's caller is determined (the default:
+    /// [`transport_caller`], the caller the transport established).
     pub fn caller(
         mut self,
         f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
@@ -203,7 +221,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// The same caller for every request (a local stdio server's operator).
+    /// The same caller for every request, whatever the transport established.
     pub fn fixed_caller(self, caller: Caller) -> McpServer<C> {
         self.caller(move |_| caller.clone())
     }
@@ -277,7 +295,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     fn cache_scope(&self, caller: &Caller) -> CacheScope {
-        if caller.pins().is_none() && self.registry.is_unrestricted() {
+        if caller.pins().is_none() && self.registry.lists_alike_for(caller) {
             CacheScope::Public
         } else {
             CacheScope::Private

@@ -1,13 +1,15 @@
 //! Who may see and call which tool.
 //!
-//! A [`Policy`] decides, per request, from a tool's metadata (permission,
-//! tier, toolset, world) and the [`Caller`]. A tool the policy hides is
-//! absent from listings; a call to it is refused with a sentence that names
-//! what would allow it (or, when the registry conceals, answered exactly as
-//! an unknown tool). Built-in policies cover granted permissions, a maximum
+//! Two checks always run: the maximum tier, and the tool's permission
+//! against the [`Caller`]'s (the operator holds every permission; a token
+//! holds its scopes). Then a [`Policy`] decides, per request, from a tool's
+//! metadata (permission, tier, toolset, world) and the caller. A tool any of
+//! them hides is absent from listings; a call to it is refused with a
+//! sentence that names what would allow it (or, when the registry conceals,
+//! answered exactly as an unknown tool). Built-in policies cover a maximum
 //! tier raised by a named switch, enabled toolsets, and their combination.
 
-use crate::call::handle::Identity;
+use crate::call::identity::{Identity, Permissions};
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
 use crate::serve::pins::Pins;
@@ -23,12 +25,21 @@ pub struct Caller {
 }
 
 impl Caller {
-    /// A caller with no identity, no permissions and no pins.
+    /// A caller with no identity and no permission.
     pub fn anonymous() -> Caller {
         Caller::default()
     }
 
-    /// A caller holding `permissions`.
+    /// The operator who started the server: every permission. This is who
+    /// calls on stdio, and over HTTP when no authentication is configured.
+    pub fn operator() -> Caller {
+        Caller::from_identity(Identity {
+            subject: None,
+            permissions: Permissions::All,
+        })
+    }
+
+    /// A caller holding exactly `permissions`.
     pub fn with_permissions<I, S>(permissions: I) -> Caller
     where
         I: IntoIterator<Item = S>,
@@ -36,7 +47,7 @@ impl Caller {
     {
         Caller::from_identity(Identity {
             subject: None,
-            permissions: permissions.into_iter().map(Into::into).collect(),
+            permissions: permissions.into_iter().collect(),
         })
     }
 
@@ -65,7 +76,7 @@ impl Caller {
     }
 
     /// The permissions the caller holds.
-    pub fn permissions(&self) -> &BTreeSet<String> {
+    pub fn permissions(&self) -> &Permissions {
         &self.identity.permissions
     }
 
@@ -124,19 +135,15 @@ impl Policy for AllowAll {
     }
 }
 
-/// A tool that declares a permission needs a caller who holds it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GrantedPermissions;
-
-impl Policy for GrantedPermissions {
-    fn check(&self, tool: &ToolInfo<'_>, caller: &Caller) -> Access {
-        match tool.permission {
-            Some(needed) if !caller.permissions().contains(needed) => Err(Refusal(format!(
-                "{} needs the permission `{needed}`, which this caller has not been granted; ask for it to be granted",
-                tool.name
-            ))),
-            _ => Ok(()),
-        }
+/// A tool that declares a permission needs a caller who holds it: the
+/// check every registry runs, whatever its policy.
+pub(crate) fn check_permission(tool: &ToolInfo<'_>, caller: &Caller) -> Access {
+    match tool.permission {
+        Some(needed) if !caller.permissions().grants(needed) => Err(Refusal(format!(
+            "{} needs the permission `{needed}`, which this caller has not been granted; ask for it to be granted",
+            tool.name
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -326,19 +333,13 @@ mod tests {
     }
 
     #[test]
-    fn a_permission_must_be_granted_to_the_caller() {
+    fn a_permission_must_be_granted_to_the_caller_and_the_operator_holds_them_all() {
         let t = tool(Tier::Write, Some("notes.delete"), None);
-        assert!(GrantedPermissions.check(&t, &Caller::anonymous()).is_err());
-        assert!(
-            GrantedPermissions
-                .check(&t, &Caller::with_permissions(["notes.delete"]))
-                .is_ok()
-        );
-        assert!(
-            GrantedPermissions
-                .check(&tool(Tier::Write, None, None), &Caller::anonymous())
-                .is_ok()
-        );
+        assert!(check_permission(&t, &Caller::anonymous()).is_err());
+        assert!(check_permission(&t, &Caller::with_permissions(["notes.read"])).is_err());
+        assert!(check_permission(&t, &Caller::with_permissions(["notes.delete"])).is_ok());
+        assert!(check_permission(&t, &Caller::operator()).is_ok());
+        assert!(check_permission(&tool(Tier::Write, None, None), &Caller::anonymous()).is_ok());
     }
 
     #[test]
@@ -356,15 +357,15 @@ mod tests {
     #[test]
     fn combined_policies_answer_with_the_first_refusal() {
         let policy = AllOf::new()
-            .and(MaxTier::new(Tier::Destructive))
-            .and(GrantedPermissions);
+            .and(MaxTier::new(Tier::Write))
+            .and(Toolsets::new(["admin"], "enable it"));
         let refusal = policy
             .check(
-                &tool(Tier::Destructive, Some("p"), None),
+                &tool(Tier::Destructive, None, Some("notes")),
                 &Caller::anonymous(),
             )
             .unwrap_err();
-        assert!(refusal.0.contains("needs the permission `p`"));
+        assert!(refusal.0.contains("is destructive"), "{refusal}");
         assert!(!policy.is_unrestricted());
         assert!(AllOf::new().and(AllowAll).is_unrestricted());
     }

@@ -11,13 +11,14 @@
 
 use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
+use crate::call::identity::Permissions;
 use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
 use crate::rules::tier::World;
 use crate::serve::pins::{self, Pins, SnapshotError};
-use crate::serve::policy::{AllowAll, Caller, MaxTier, Policy};
+use crate::serve::policy::{AllowAll, Caller, MaxTier, Policy, check_permission};
 use crate::serve::provider::{BatchError, Provider, Registered, validate_batch};
 use crate::serve::state::{StateError, StateStore};
 use crate::table::{Table, Tool};
@@ -152,6 +153,8 @@ struct Inner<C: 'static> {
     max_tier: MaxTier,
     /// Whether every tool of the table is within `max_tier`.
     table_within_tier: bool,
+    /// Whether a tool of the table declares a permission.
+    table_needs_permissions: bool,
     consent: Consent,
     policy: Box<dyn Policy>,
     store: Option<Box<dyn StateStore>>,
@@ -259,6 +262,11 @@ impl<C: 'static> RegistryBuilder<C> {
                     .tools()
                     .iter()
                     .all(|tool| tool.info().tier <= self.max_tier.max()),
+                table_needs_permissions: self
+                    .table
+                    .tools()
+                    .iter()
+                    .any(|tool| tool.info().permission.is_some()),
                 max_tier: self.max_tier,
                 consent: self.consent,
                 policy: self.policy,
@@ -326,6 +334,19 @@ impl<C: 'static> Registry<C> {
     /// Whether every caller may see every tool of the table (so a listing
     /// does not depend on who asks).
     pub fn is_unrestricted(&self) -> bool {
+        self.within_tier_and_policy() && !self.inner.table_needs_permissions
+    }
+
+    /// Whether `caller` sees what every caller like it sees: the registry is
+    /// unrestricted, or only permissions restrict it and the caller holds
+    /// them all. Every permission is held only where nobody authenticates
+    /// (the operator), so there every caller holds them all.
+    pub(crate) fn lists_alike_for(&self, caller: &Caller) -> bool {
+        self.within_tier_and_policy()
+            && (caller.permissions() == &Permissions::All || !self.inner.table_needs_permissions)
+    }
+
+    fn within_tier_and_policy(&self) -> bool {
         self.inner.table_within_tier && self.inner.policy.is_unrestricted()
     }
 
@@ -334,10 +355,11 @@ impl<C: 'static> Registry<C> {
         self.inner.max_tier.max()
     }
 
-    /// The maximum tier, then the policy: the one access check for
-    /// listings, calls and snapshots.
+    /// The maximum tier, then the permission, then the policy: the one
+    /// access check for listings, calls and snapshots.
     fn access(&self, info: &ToolInfo<'_>, caller: &Caller) -> crate::serve::policy::Access {
         self.inner.max_tier.check(info, caller)?;
+        check_permission(info, caller)?;
         self.inner.policy.check(info, caller)
     }
 
@@ -450,7 +472,7 @@ impl<C: 'static> Registry<C> {
 
     fn is_unfiltered(&self, caller: &Caller) -> bool {
         caller.pins().is_none()
-            && self.is_unrestricted()
+            && self.lists_alike_for(caller)
             && self.inner.store.as_ref().is_none_or(|s| !s.has_disabled())
             && self.read_provided().tools.is_empty()
     }

@@ -124,7 +124,9 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.instructions(text))
     }
 
-    /// How each request's caller is determined (the default: anonymous).
+    /// How each request's caller is determined (the default:
+    /// [`transport_caller`](crate::serve::adapter::transport_caller): the
+    /// token's holder when HTTP authenticates, otherwise the operator).
     pub fn caller(
         self,
         f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
@@ -132,7 +134,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.caller(f))
     }
 
-    /// The same caller for every request (a local stdio server's operator).
+    /// The same caller for every request, whatever the transport established.
     pub fn fixed_caller(self, caller: Caller) -> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.fixed_caller(caller))
     }
