@@ -130,6 +130,8 @@ pub mod serve {
     pub use tooltable_runtime::serve::adapter::{
         CallerFn, DEFAULT_TTL_MS, McpServer, transport_caller,
     };
+    #[cfg(feature = "auth")]
+    pub use tooltable_runtime::serve::auth::{Auth, AuthError, DEFAULT_LEEWAY};
     pub use tooltable_runtime::serve::server::{
         DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUEST_BYTES, MAX_DEPTH_LIMIT, MAX_PAGE_SIZE,
         MIN_REQUEST_BYTES, ServeError, Server, stdio,

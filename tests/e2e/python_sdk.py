@@ -21,7 +21,9 @@ through the SDK's elicitation callback and use the answer (accepted, and
 declined) in every mode: a request over the session on the initialize era,
 an input-required round on 2026-07-28. Every `tools/list` and `tools/call` message the server sends is
 validated against the official schema of the protocol revision it speaks.
-Then it sends malformed input over both transports and checks that each gets
+Then, over HTTP with bearer tokens (tests/e2e/auth.py), it checks identity:
+scopes decide what is listed and called, and every bad token, missing
+scope and foreign origin gets its refusal. Then it sends malformed input over both transports and checks that each gets
 the error the specification names and that the server keeps serving.
 
 Exits non-zero, listing every failed check, when anything is wrong.
@@ -47,6 +49,7 @@ import mcp_types
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from auth import run_auth
 from record_http import RecordingProxy
 
 HERE = Path(__file__).resolve().parent
@@ -511,6 +514,7 @@ def main() -> int:
         for mode in ("legacy", "2026-07-28"):
             anyio.run(cannot_ask, args.server, workdir, mode)
         anyio.run(run_http, args.server, expected, schemas, workdir)
+        anyio.run(run_auth, args.server, workdir, check, Talk().on_elicit)
         bad_input_stdio(args.server, workdir, 64 * 1024)
     print(f"\n{PASSED} checks passed, {len(FAILURES)} failed")
     for failure in FAILURES:

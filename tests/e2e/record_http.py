@@ -102,7 +102,8 @@ class RecordingProxy:
                 while True:
                     try:
                         chunk = response.read1(65536)
-                    except OSError:
+                    except (OSError, http.client.HTTPException):
+                        # The client hung up, so the upstream socket was shut down mid-stream.
                         return
                     if not chunk:
                         break

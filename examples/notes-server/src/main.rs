@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use notes_server::TOOLS;
-use notes_server::serve::Options;
+use notes_server::serve::{AuthOptions, Options};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +45,25 @@ enum Command {
         /// List at most this many tools per page (all in one page by default).
         #[arg(long)]
         page_size: Option<usize>,
+        /// Over HTTP, accept only bearer tokens issued by this authorization
+        /// server (its URL, as the tokens' `iss` claim names it).
+        #[arg(long, value_name = "URL", requires_all = ["auth_audience", "auth_jwks"])]
+        auth_issuer: Option<String>,
+        /// This server's canonical URI, which tokens must name as their `aud`
+        /// (such as https://notes.example.com/mcp).
+        #[arg(long, value_name = "URL", requires_all = ["auth_issuer", "auth_jwks"])]
+        auth_audience: Option<String>,
+        /// The issuer's public keys, a JWKS file; read again when it changes.
+        #[arg(long, value_name = "FILE", requires_all = ["auth_issuer", "auth_audience"])]
+        auth_jwks: Option<PathBuf>,
+        /// Also allow requests from this browser origin (repeatable); by
+        /// default only the server's own loopback origins are allowed.
+        #[arg(long, value_name = "ORIGIN")]
+        allowed_origin: Vec<String>,
+        /// Serve an address other than loopback without tokens: only behind a
+        /// proxy that authenticates every request itself.
+        #[arg(long, conflicts_with = "auth_issuer")]
+        insecure_no_auth: bool,
     },
     /// Print the tool table baked at build time.
     Tools {
@@ -67,6 +86,11 @@ fn main() -> ExitCode {
             confirm_by_argument,
             max_request_bytes,
             page_size,
+            auth_issuer,
+            auth_audience,
+            auth_jwks,
+            allowed_origin,
+            insecure_no_auth,
         } => {
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
@@ -80,6 +104,16 @@ fn main() -> ExitCode {
                 confirm_by_argument,
                 max_request_bytes,
                 page_size,
+                auth: match (auth_issuer, auth_audience, auth_jwks) {
+                    (Some(issuer), Some(audience), Some(jwks)) => Some(AuthOptions {
+                        issuer,
+                        audience,
+                        jwks,
+                    }),
+                    _ => None,
+                },
+                allowed_origins: allowed_origin,
+                insecure_no_auth,
             };
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(runtime) => runtime,

@@ -4,7 +4,9 @@
 //! it with `--allow-write` or `--allow-destructive`, and a refusal names
 //! those switches. Deleting asks the person through the client; a client
 //! that cannot ask is refused unless the operator passes
-//! `--confirm-by-argument`. Everything else (the transports, their guards, signals,
+//! `--confirm-by-argument`. Over HTTP, a non-loopback address needs
+//! bearer tokens (`--auth-issuer`, `--auth-audience`, `--auth-jwks`) or the
+//! explicit `--insecure-no-auth`. Everything else (the transports, their guards, signals,
 //! the checks on numeric settings) is `tooltable::serve`.
 
 use crate::{Store, TOOLS};
@@ -13,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tooltable::policy::{Consent, MaxTier};
 use tooltable::registry::MemoryStore;
-use tooltable::serve::{McpServer, ServeError, Server};
+use tooltable::serve::{Auth, AuthError, McpServer, ServeError, Server};
 use tooltable::{Registry, Tier};
 
 /// How to serve.
@@ -33,6 +35,24 @@ pub struct Options {
     pub max_request_bytes: usize,
     /// List at most this many tools per page (all in one page when absent).
     pub page_size: Option<usize>,
+    /// Bearer-token authentication over HTTP.
+    pub auth: Option<AuthOptions>,
+    /// Browser origins allowed besides the server's own loopback ones.
+    pub allowed_origins: Vec<String>,
+    /// Serve a non-loopback address without tokens (behind a proxy that
+    /// authenticates).
+    pub insecure_no_auth: bool,
+}
+
+/// Where tokens come from and whom they must name.
+#[derive(Clone, Debug)]
+pub struct AuthOptions {
+    /// The authorization server's URL, as its tokens' `iss` claim names it.
+    pub issuer: String,
+    /// This server's canonical URI, as the tokens' `aud` claim names it.
+    pub audience: String,
+    /// The issuer's public keys (a JWKS file), read again when it changes.
+    pub jwks: PathBuf,
 }
 
 /// The highest tier the operator allowed, with the switches that raise it.
@@ -73,14 +93,29 @@ pub fn registry(max_tier: MaxTier, consent: Consent) -> Registry<Store> {
 }
 
 /// The server over the notes database, configured from `options`.
-pub fn server(store: Arc<Store>, options: &Options) -> Server<McpServer<Store>> {
+pub fn server(store: Arc<Store>, options: &Options) -> Result<Server<McpServer<Store>>, AuthError> {
     let mut server = Server::new(registry(max_tier(options), consent(options)), store)
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")
-        .max_request_bytes(options.max_request_bytes);
+        .max_request_bytes(options.max_request_bytes)
+        .insecure_no_auth(options.insecure_no_auth);
     if let Some(size) = options.page_size {
         server = server.page_size(size);
     }
-    server
+    if let Some(auth) = &options.auth {
+        server = server.auth(Auth::new(&auth.issuer, &auth.audience, &auth.jwks)?);
+    }
+    for origin in &options.allowed_origins {
+        server = server.allowed_origin(origin);
+    }
+    Ok(server)
+}
+
+/// The refusal to serve a non-loopback address without tokens, in the
+/// terms of this command line.
+fn unauthenticated(address: SocketAddr) -> String {
+    format!(
+        "refusing to serve {address} without authentication: anyone who can reach it could call the tools. Start the server with --auth-issuer URL --auth-audience URL --auth-jwks FILE, serve a loopback address (127.0.0.1), or, behind a proxy that authenticates every request, pass --insecure-no-auth"
+    )
 }
 
 /// Serves until a signal, or until stdin closes on stdio; then checkpoints
@@ -90,21 +125,17 @@ pub async fn run(options: Options) -> Result<(), Box<dyn std::error::Error>> {
         Store::open(&options.db)
             .map_err(|e| format!("cannot open the database {}: {e}", options.db.display()))?,
     );
-    let server = server(store.clone(), &options);
+    let server = server(store.clone(), &options)?;
     let outcome: Result<(), ServeError> = match options.http {
         None => server.stdio().await,
-        Some(address) => {
-            let listener = tokio::net::TcpListener::bind(address)
-                .await
-                .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-            let bound = listener.local_addr()?;
-            eprintln!("listening on http://{bound}/mcp");
-            server.http_on(listener).await
-        }
+        Some(address) => server.http(address).await,
     };
     store
         .checkpoint()
         .map_err(|e| format!("cannot checkpoint the database on shutdown: {e}"))?;
     tracing::info!("notes-server stopped");
-    Ok(outcome?)
+    match outcome {
+        Err(ServeError::Unauthenticated { address }) => Err(unauthenticated(address).into()),
+        outcome => Ok(outcome?),
+    }
 }

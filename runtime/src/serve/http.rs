@@ -1,10 +1,16 @@
 //! The streamable-HTTP transport: rmcp's service behind hyper, guarded.
 //!
-//! POST bodies are read here first, up to the size limit, and checked by
+//! With authentication configured, every request's bearer token is checked
+//! first ([`super::auth`]), before its body is read: no valid token is `401`
+//! with a challenge naming the Protected Resource Metadata, which is served
+//! here too. POST bodies are then read, up to the size limit, and checked by
 //! the guard ([`super::guard`]): too large is `413` with JSON-RPC -32600,
 //! not JSON is `400` with -32700, not JSON-RPC or nested too deep is `400`
-//! with -32600 (carrying the request's id where it can be read). What
-//! passes is handed to rmcp unchanged, as is every GET and DELETE.
+//! with -32600 (carrying the request's id where it can be read). A call to a
+//! tool whose permission the token does not grant is `403` naming the scope.
+//! What passes is handed to rmcp, which checks `Host` and `Origin` against
+//! the allow-lists given here, with the authenticated caller in the
+//! request's extensions.
 
 use crate::serve::guard::{self, Refused};
 use crate::serve::server::{Limits, ServeError};
@@ -24,26 +30,81 @@ use tokio_util::sync::CancellationToken;
 type Service<H> = StreamableHttpService<H, LocalSessionManager>;
 type Body = BoxBody<Bytes, Infallible>;
 
+/// The permissions the served tools declare, for the `403` a call gets
+/// before it reaches rmcp and for the metadata's `scopes_supported`.
+#[cfg(feature = "auth")]
+pub(crate) trait ToolPermissions: Send + Sync {
+    /// The permission the tool `name` needs, if it exists and needs one.
+    fn permission(&self, name: &str) -> Option<String>;
+    /// Every permission a tool declares, sorted, each once.
+    fn declared(&self) -> Vec<String>;
+}
+
+/// Who may reach the service: the settings the route checks.
+#[derive(Clone, Default)]
+pub(crate) struct Gate {
+    #[cfg(feature = "auth")]
+    pub auth: Option<crate::serve::auth::Auth>,
+    /// Origins allowed besides the server's own loopback ones.
+    pub origins: Vec<String>,
+    #[cfg(feature = "auth")]
+    pub tools: Option<Arc<dyn ToolPermissions>>,
+    /// The operator chose to serve a non-loopback address without tokens.
+    pub insecure_no_auth: bool,
+}
+
+impl Gate {
+    fn authenticates(&self) -> bool {
+        #[cfg(feature = "auth")]
+        return self.auth.is_some();
+        #[cfg(not(feature = "auth"))]
+        false
+    }
+}
+
+/// The origins a browser on this machine would send for `address`.
+fn loopback_origins(address: std::net::SocketAddr) -> Vec<String> {
+    let port = address.port();
+    vec![
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+        format!("http://[::1]:{port}"),
+    ]
+}
+
 /// Serves until `shutdown` is cancelled; connections in progress finish.
 pub(crate) async fn serve<H: ServerHandler + Clone>(
     handler: H,
     listener: TcpListener,
     limits: Limits,
+    gate: Gate,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
     let address = listener
         .local_addr()
         .map_err(|e| ServeError::io("cannot read the listening address", e))?;
-    let mut config = StreamableHttpServerConfig::default()
-        .with_cancellation_token(shutdown.child_token())
-        .with_max_request_body_bytes(limits.max_request_bytes)
-        .with_sse_keep_alive(None);
+    if !address.ip().is_loopback() && !gate.authenticates() && !gate.insecure_no_auth {
+        return Err(ServeError::Unauthenticated { address });
+    }
+    let mut origins = loopback_origins(address);
+    origins.extend(gate.origins.iter().cloned());
+    let mut hosts = StreamableHttpServerConfig::default().allowed_hosts;
     if !address.ip().is_loopback() {
-        let mut hosts = config.allowed_hosts.clone();
         hosts.push(address.ip().to_string());
         hosts.push(address.to_string());
-        config = config.with_allowed_hosts(hosts);
     }
+    #[cfg(feature = "auth")]
+    if let Some(auth) = &gate.auth {
+        hosts.extend(auth.audience_authority().map(str::to_owned));
+        origins.extend(auth.audience_origin());
+    }
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(shutdown.child_token())
+        .with_max_request_body_bytes(limits.max_request_bytes)
+        .with_sse_keep_alive(None)
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins);
+    let gate = Arc::new(gate);
     let service: Arc<Service<H>> = Arc::new(StreamableHttpService::new(
         move || Ok(handler.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -65,11 +126,13 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
             () = shutdown.cancelled() => break,
         };
         let service = service.clone();
+        let gate = gate.clone();
         let shutdown = shutdown.clone();
         tokio::spawn(async move {
             let io = hyper_util::rt::TokioIo::new(stream);
-            let handler =
-                hyper::service::service_fn(move |request| route(service.clone(), limits, request));
+            let handler = hyper::service::service_fn(move |request| {
+                route(service.clone(), limits, gate.clone(), request)
+            });
             let connection =
                 hyper::server::conn::http1::Builder::new().serve_connection(io, handler);
             tokio::pin!(connection);
@@ -99,12 +162,31 @@ fn refusal(status: StatusCode, refused: &Refused) -> Response<Body> {
     response
 }
 
+/// A JSON response with `status`.
+#[cfg(feature = "auth")]
+fn json_response(status: StatusCode, body: String) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
 /// Answers one HTTP request.
+#[cfg_attr(not(feature = "auth"), allow(unused_variables))]
 async fn route<H: ServerHandler>(
     service: Arc<Service<H>>,
     limits: Limits,
+    gate: Arc<Gate>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, Infallible> {
+    #[cfg(feature = "auth")]
+    let (request, caller) = match authenticate(&gate, request) {
+        Ok(authenticated) => authenticated,
+        Err(response) => return Ok(response),
+    };
     if request.method() != Method::POST {
         return Ok(service.handle(request).await);
     }
@@ -133,7 +215,113 @@ async fn route<H: ServerHandler>(
     if let Err(refused) = guard::inspect(&bytes, limits.max_depth) {
         return Ok(refusal(StatusCode::BAD_REQUEST, &refused));
     }
+    #[cfg(feature = "auth")]
+    if let (Some(auth), Some(caller)) = (&gate.auth, &caller)
+        && let Some(response) = insufficient_scope(auth, &gate, caller, &bytes)
+    {
+        return Ok(response);
+    }
     Ok(service
         .handle(Request::from_parts(parts, Full::new(bytes)))
         .await)
+}
+
+/// Checks the request's token when the server authenticates: the metadata
+/// is served to anyone, every other request needs a valid token, and the
+/// caller it establishes travels in the request's extensions.
+#[cfg(feature = "auth")]
+#[allow(clippy::result_large_err)]
+fn authenticate(
+    gate: &Gate,
+    mut request: Request<Incoming>,
+) -> Result<(Request<Incoming>, Option<crate::serve::policy::Caller>), Response<Body>> {
+    use crate::serve::auth::Rejection;
+    let Some(auth) = &gate.auth else {
+        return Ok((request, None));
+    };
+    let path = request.uri().path();
+    if request.method() == Method::GET && auth.metadata_paths().iter().any(|p| p == path) {
+        let scopes = gate
+            .tools
+            .as_ref()
+            .map(|t| t.declared())
+            .unwrap_or_default();
+        return Err(json_response(StatusCode::OK, auth.metadata(scopes)));
+    }
+    match auth.authenticate(
+        request
+            .headers()
+            .get_all(http::header::AUTHORIZATION)
+            .iter(),
+    ) {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller.clone());
+            Ok((request, Some(caller)))
+        }
+        Err(rejection) => {
+            let description = match &rejection {
+                Rejection::Missing => {
+                    "this server needs a bearer token; get one from the authorization server its metadata names".to_owned()
+                }
+                Rejection::Invalid(why) => {
+                    tracing::info!(%why, "a request's token was refused");
+                    why.clone()
+                }
+            };
+            let error = match rejection {
+                Rejection::Missing => "unauthorized",
+                Rejection::Invalid(_) => "invalid_token",
+            };
+            let mut response = json_response(
+                StatusCode::UNAUTHORIZED,
+                serde_json::json!({"error": error, "error_description": description}).to_string(),
+            );
+            response
+                .headers_mut()
+                .insert(http::header::WWW_AUTHENTICATE, auth.challenge(&rejection));
+            Err(response)
+        }
+    }
+}
+
+/// The `403` a `tools/call` gets when the token does not grant the
+/// permission the tool needs, so the client can ask for that scope.
+#[cfg(feature = "auth")]
+fn insufficient_scope(
+    auth: &crate::serve::auth::Auth,
+    gate: &Gate,
+    caller: &crate::serve::policy::Caller,
+    bytes: &[u8],
+) -> Option<Response<Body>> {
+    #[derive(serde::Deserialize)]
+    struct Call {
+        method: String,
+        params: Option<Params>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        name: Option<String>,
+    }
+    let call: Call = serde_json::from_slice(bytes).ok()?;
+    if call.method != "tools/call" {
+        return None;
+    }
+    let name = call.params?.name?;
+    let permission = gate.tools.as_ref()?.permission(&name)?;
+    if caller.permissions().grants(&permission) {
+        return None;
+    }
+    let mut response = json_response(
+        StatusCode::FORBIDDEN,
+        serde_json::json!({
+            "error": "insufficient_scope",
+            "error_description": format!("{name} needs the permission `{permission}`, which the token does not grant; ask the authorization server for the scope `{permission}`"),
+        })
+        .to_string(),
+    );
+    response.headers_mut().insert(
+        http::header::WWW_AUTHENTICATE,
+        auth.insufficient_scope(&permission),
+    );
+    Some(response)
 }

@@ -5,10 +5,13 @@
 //! the `rmcp` feature, [`server::Server`] serves a registry on stdio (and,
 //! with `http`, streamable HTTP) behind the guards in `guard`, through
 //! [`adapter::McpServer`], which implements rmcp's `ServerHandler` and can
-//! also be composed into an rmcp server of your own.
+//! also be composed into an rmcp server of your own. With `auth`, the HTTP
+//! transport authenticates every request with a bearer token ([`auth`]).
 
 #[cfg(feature = "rmcp")]
 pub mod adapter;
+#[cfg(feature = "auth")]
+pub mod auth;
 #[cfg(feature = "rmcp")]
 pub(crate) mod guard;
 #[cfg(feature = "http")]

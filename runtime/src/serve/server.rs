@@ -44,6 +44,13 @@ pub enum ServeError {
     },
     /// rmcp could not start or run the session.
     Protocol(String),
+    /// Serving HTTP on an address other than loopback was refused: anyone
+    /// who reaches it could call the tools, and no authentication is
+    /// configured.
+    Unauthenticated {
+        /// The address it would have served.
+        address: std::net::SocketAddr,
+    },
 }
 
 impl ServeError {
@@ -64,6 +71,10 @@ impl fmt::Display for ServeError {
         match self {
             ServeError::Config(message) | ServeError::Protocol(message) => f.write_str(message),
             ServeError::Io { doing, source } => write!(f, "{doing}: {source}"),
+            ServeError::Unauthenticated { address } => write!(
+                f,
+                "refusing to serve {address} without authentication: anyone who can reach it could call the tools. Configure bearer tokens with `Server::auth`, serve a loopback address, or, behind a proxy that authenticates, call `Server::insecure_no_auth(true)`"
+            ),
         }
     }
 }
@@ -86,6 +97,15 @@ pub(crate) struct Limits {
 
 type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
+/// A server whose settings passed, about to serve.
+struct Prepared<H> {
+    handler: H,
+    limits: Limits,
+    #[cfg(feature = "http")]
+    gate: crate::serve::http::Gate,
+    shutdown: CancellationToken,
+}
+
 /// An MCP server handler, ready to serve with every guard: a registry
 /// through [`McpServer`] ([`Server::new`]), or any rmcp `ServerHandler`
 /// that composes one with prompts and resources ([`Server::from_handler`]).
@@ -102,6 +122,8 @@ type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 pub struct Server<H> {
     handler: H,
     limits: Limits,
+    #[cfg(feature = "http")]
+    gate: crate::serve::http::Gate,
     signals: bool,
     shutdown: Option<ShutdownFuture>,
     refused: Option<String>,
@@ -111,7 +133,13 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// Serves `registry`, handing `context` to every handler. The server
     /// names itself after the crate that declared the tools.
     pub fn new(registry: Registry<C>, context: impl Into<Arc<C>>) -> Server<McpServer<C>> {
-        Server::from_handler(McpServer::new(registry, context.into()))
+        #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
+        let mut server = Server::from_handler(McpServer::new(registry.clone(), context.into()));
+        #[cfg(feature = "auth")]
+        {
+            server.gate.tools = Some(Arc::new(registry));
+        }
+        server
     }
 
     fn adapt(mut self, f: impl FnOnce(McpServer<C>) -> McpServer<C>) -> Server<McpServer<C>> {
@@ -164,6 +192,8 @@ where
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 max_depth: DEFAULT_MAX_DEPTH,
             },
+            #[cfg(feature = "http")]
+            gate: crate::serve::http::Gate::default(),
             signals: true,
             shutdown: None,
             refused: None,
@@ -205,6 +235,39 @@ where
         self
     }
 
+    /// Authenticates every HTTP request with a bearer token (see
+    /// [`Auth`](crate::serve::auth::Auth)): the token's holder is the
+    /// caller, and its scopes are the caller's permissions.
+    #[cfg(feature = "auth")]
+    pub fn auth(mut self, auth: crate::serve::auth::Auth) -> Server<H> {
+        self.gate.auth = Some(auth);
+        self
+    }
+
+    /// Also allows requests whose `Origin` is `origin` (such as
+    /// `https://app.example.com`, or `null`). By default only the server's
+    /// own loopback origins are allowed (and the audience's, with
+    /// authentication); a request with any other `Origin` is answered `403`,
+    /// and one without `Origin` (not from a browser) is served.
+    #[cfg(feature = "http")]
+    pub fn allowed_origin(mut self, origin: impl Into<String>) -> Server<H> {
+        let origin = origin.into();
+        if let Err(why) = check_origin(&origin) {
+            return self.refuse(why);
+        }
+        self.gate.origins.push(origin);
+        self
+    }
+
+    /// Serves HTTP on an address other than loopback without tokens, which
+    /// is otherwise refused. Only for a server behind a proxy that
+    /// authenticates every request itself.
+    #[cfg(feature = "http")]
+    pub fn insecure_no_auth(mut self, insecure: bool) -> Server<H> {
+        self.gate.insecure_no_auth = insecure;
+        self
+    }
+
     /// Whether SIGINT and SIGTERM shut the server down (default: yes). Turn
     /// it off when the program handles signals itself, and use
     /// [`Server::shutdown_on`].
@@ -221,35 +284,41 @@ where
     }
 
     /// Refuses a bad setting, and starts watching for shutdown.
-    fn prepare(self) -> Result<(H, Limits, CancellationToken), ServeError> {
+    fn prepare(self) -> Result<Prepared<H>, ServeError> {
         if let Some(sentence) = self.refused {
             return Err(ServeError::Config(sentence));
         }
-        let token = CancellationToken::new();
+        let shutdown = CancellationToken::new();
         if self.signals {
-            tokio::spawn(on_signal(token.clone()));
+            tokio::spawn(on_signal(shutdown.clone()));
         }
         if let Some(signal) = self.shutdown {
-            let token = token.clone();
+            let token = shutdown.clone();
             tokio::spawn(async move {
                 signal.await;
                 token.cancel();
             });
         }
-        Ok((self.handler, self.limits, token))
+        Ok(Prepared {
+            handler: self.handler,
+            limits: self.limits,
+            #[cfg(feature = "http")]
+            gate: self.gate,
+            shutdown,
+        })
     }
 
     /// Serves on the process's stdin and stdout until stdin closes or the
     /// server is shut down. Log to stderr: stdout carries the protocol.
     pub async fn stdio(self) -> Result<(), ServeError> {
-        let (handler, limits, shutdown) = self.prepare()?;
+        let prepared = self.prepare()?;
         tracing::info!("serving MCP on stdio");
         crate::serve::stdio::serve(
-            handler,
+            prepared.handler,
             crate::serve::stdio::Input::<tokio::io::Empty>::Stdin,
             tokio::io::stdout(),
-            limits,
-            shutdown,
+            prepared.limits,
+            prepared.shutdown,
         )
         .await
     }
@@ -261,13 +330,13 @@ where
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let (handler, limits, shutdown) = self.prepare()?;
+        let prepared = self.prepare()?;
         crate::serve::stdio::serve(
-            handler,
+            prepared.handler,
             crate::serve::stdio::Input::Reader(reader),
             writer,
-            limits,
-            shutdown,
+            prepared.limits,
+            prepared.shutdown,
         )
         .await
     }
@@ -286,8 +355,15 @@ where
     /// port 0, to let the system choose).
     #[cfg(feature = "http")]
     pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        let (handler, limits, shutdown) = self.prepare()?;
-        crate::serve::http::serve(handler, listener, limits, shutdown).await
+        let prepared = self.prepare()?;
+        crate::serve::http::serve(
+            prepared.handler,
+            listener,
+            prepared.limits,
+            prepared.gate,
+            prepared.shutdown,
+        )
+        .await
     }
 }
 
@@ -327,4 +403,33 @@ async fn on_signal(token: CancellationToken) {
         () = token.cancelled() => return,
     }
     token.cancel();
+}
+
+/// Whether `origin` is an origin as a browser sends it: `null`, or a scheme
+/// and a host with an optional port, and nothing else.
+#[cfg(feature = "http")]
+fn check_origin(origin: &str) -> Result<(), String> {
+    if origin == "null" {
+        return Ok(());
+    }
+    let refuse = |why: &str| {
+        format!(
+            "the allowed origin `{origin}` {why}; write it as a browser sends it, such as https://app.example.com or http://localhost:3000"
+        )
+    };
+    let uri: http::Uri = origin.parse().map_err(|_| refuse("is not a URL"))?;
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err(refuse("has no http or https scheme"));
+    }
+    if uri.authority().is_none() {
+        return Err(refuse("has no host"));
+    }
+    if uri
+        .path_and_query()
+        .is_some_and(|p| p.as_str() != "/" && !p.as_str().is_empty())
+        || origin.ends_with('/')
+    {
+        return Err(refuse("has a path"));
+    }
+    Ok(())
 }
