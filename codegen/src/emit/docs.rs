@@ -295,9 +295,9 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
             None => "not required".to_owned(),
             Some(c) => match c.value.consequence() {
                 Some(consequence) => {
-                    format!("required (`\"confirm\": true`): {}", cell(consequence))
+                    format!("a person's consent: {}", cell(consequence))
                 }
-                None => "required (`\"confirm\": true`)".to_owned(),
+                None => "a person's consent".to_owned(),
             },
         },
         since: attr

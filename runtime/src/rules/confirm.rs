@@ -58,14 +58,13 @@ pub const PROPERTY: &str = "confirm";
 /// what it means under either [`Consent`] setting, because the schema is
 /// fixed at build time and the setting is the operator's.
 pub fn property_schema(confirm: &Confirm<'_>) -> Value {
-    let description = match confirm.consequence() {
-        Some(consequence) => {
-            format!(
-                "Set to true to confirm this call: it {consequence}. Without it the call is refused."
-            )
-        }
-        None => "Set to true to confirm this call. Without it the call is refused.".to_owned(),
+    let what = match confirm.consequence() {
+        Some(consequence) => format!("this call ({consequence})"),
+        None => "this call".to_owned(),
     };
+    let description = format!(
+        "Confirms {what} only when the client cannot ask its user and the server accepts confirmation by argument; otherwise the user is asked, and this value is ignored."
+    );
     json!({"type": "boolean", "default": false, "description": description})
 }
 
