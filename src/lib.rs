@@ -128,10 +128,19 @@ pub mod declarations {
 #[cfg(feature = "serve")]
 pub mod serve {
     pub use tooltable_runtime::serve::adapter::{
-        CallerFn, DEFAULT_TTL_MS, McpServer, transport_caller,
+        CallerFn, DEFAULT_ASK_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RESULT_BYTES,
+        DEFAULT_TTL_MS, McpServer, transport_caller,
+    };
+    pub use tooltable_runtime::serve::admission::{
+        CallLimits, DEFAULT_CALL_BURST, DEFAULT_CALLS_PER_SECOND, DEFAULT_MAX_CONCURRENT_CALLS,
+        DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER,
     };
     #[cfg(feature = "auth")]
     pub use tooltable_runtime::serve::auth::{Auth, AuthError, DEFAULT_LEEWAY};
+    #[cfg(feature = "http")]
+    pub use tooltable_runtime::serve::server::{
+        DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
+    };
     pub use tooltable_runtime::serve::server::{
         DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUEST_BYTES, MAX_DEPTH_LIMIT, MAX_PAGE_SIZE,
         MIN_REQUEST_BYTES, ServeError, Server, stdio,

@@ -1,12 +1,17 @@
 //! The notes-server command: serve the tools over MCP, or inspect the table.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use notes_server::TOOLS;
 use notes_server::serve::{AuthOptions, Options};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tooltable::serve::DEFAULT_MAX_REQUEST_BYTES;
+use std::time::Duration;
+use tooltable::serve::{
+    CallLimits, DEFAULT_CALL_TIMEOUT, DEFAULT_CALLS_PER_SECOND, DEFAULT_MAX_CONCURRENT_CALLS,
+    DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_BYTES,
+    DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_SESSIONS,
+};
 
 #[derive(Parser)]
 #[command(
@@ -21,50 +26,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the tools over MCP: stdio by default, or streamable HTTP.
-    Serve {
-        /// The SQLite database file (created if missing).
-        #[arg(long, default_value = "notes.db")]
-        db: PathBuf,
-        /// Serve streamable HTTP at this address (such as 127.0.0.1:8080) instead of stdio.
-        #[arg(long, value_name = "ADDR")]
-        http: Option<SocketAddr>,
-        /// Allow the tools that write (create, update).
-        #[arg(long)]
-        allow_write: bool,
-        /// Allow the tools that destroy data (delete); implies --allow-write.
-        #[arg(long)]
-        allow_destructive: bool,
-        /// Let clients that cannot ask their user (no elicitation) confirm a
-        /// delete with `confirm: true`, which the model sets. Without it
-        /// such clients cannot delete; clients that can ask always ask.
-        #[arg(long)]
-        confirm_by_argument: bool,
-        /// The largest request accepted, in bytes.
-        #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES)]
-        max_request_bytes: usize,
-        /// List at most this many tools per page (all in one page by default).
-        #[arg(long)]
-        page_size: Option<usize>,
-        /// Over HTTP, accept only bearer tokens issued by this authorization
-        /// server (its URL, as the tokens' `iss` claim names it).
-        #[arg(long, value_name = "URL", requires_all = ["auth_audience", "auth_jwks"])]
-        auth_issuer: Option<String>,
-        /// This server's canonical URI, which tokens must name as their `aud`
-        /// (such as https://notes.example.com/mcp).
-        #[arg(long, value_name = "URL", requires_all = ["auth_issuer", "auth_jwks"])]
-        auth_audience: Option<String>,
-        /// The issuer's public keys, a JWKS file; read again when it changes.
-        #[arg(long, value_name = "FILE", requires_all = ["auth_issuer", "auth_audience"])]
-        auth_jwks: Option<PathBuf>,
-        /// Also allow requests from this browser origin (repeatable); by
-        /// default only the server's own loopback origins are allowed.
-        #[arg(long, value_name = "ORIGIN")]
-        allowed_origin: Vec<String>,
-        /// Serve an address other than loopback without tokens: only behind a
-        /// proxy that authenticates every request itself.
-        #[arg(long, conflicts_with = "auth_issuer")]
-        insecure_no_auth: bool,
-    },
+    Serve(Box<ServeArgs>),
     /// Print the tool table baked at build time.
     Tools {
         /// Print the manifest JSON, rendered from the baked table.
@@ -73,48 +35,120 @@ enum Command {
     },
 }
 
+/// How to serve: the operator's choices.
+#[derive(Args)]
+struct ServeArgs {
+    /// The SQLite database file (created if missing).
+    #[arg(long, default_value = "notes.db")]
+    db: PathBuf,
+    /// Serve streamable HTTP at this address (such as 127.0.0.1:8080) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+    /// Allow the tools that write (create, update).
+    #[arg(long)]
+    allow_write: bool,
+    /// Allow the tools that destroy data (delete); implies --allow-write.
+    #[arg(long)]
+    allow_destructive: bool,
+    /// Let clients that cannot ask their user (no elicitation) confirm a
+    /// delete with `confirm: true`, which the model sets. Without it
+    /// such clients cannot delete; clients that can ask always ask.
+    #[arg(long)]
+    confirm_by_argument: bool,
+    /// The largest request accepted, in bytes.
+    #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES)]
+    max_request_bytes: usize,
+    /// List at most this many tools per page (all in one page by default).
+    #[arg(long)]
+    page_size: Option<usize>,
+    /// Over HTTP, accept only bearer tokens issued by this authorization
+    /// server (its URL, as the tokens' `iss` claim names it).
+    #[arg(long, value_name = "URL", requires_all = ["auth_audience", "auth_jwks"])]
+    auth_issuer: Option<String>,
+    /// This server's canonical URI, which tokens must name as their `aud`
+    /// (such as https://notes.example.com/mcp).
+    #[arg(long, value_name = "URL", requires_all = ["auth_issuer", "auth_jwks"])]
+    auth_audience: Option<String>,
+    /// The issuer's public keys, a JWKS file; read again when it changes.
+    #[arg(long, value_name = "FILE", requires_all = ["auth_issuer", "auth_audience"])]
+    auth_jwks: Option<PathBuf>,
+    /// Also allow requests from this browser origin (repeatable); by
+    /// default only the server's own loopback origins are allowed.
+    #[arg(long, value_name = "ORIGIN")]
+    allowed_origin: Vec<String>,
+    /// Serve an address other than loopback without tokens: only behind a
+    /// proxy that authenticates every request itself.
+    #[arg(long, conflicts_with = "auth_issuer")]
+    insecure_no_auth: bool,
+    /// Stop a call that runs longer than this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_CALL_TIMEOUT.as_secs())]
+    call_timeout: u64,
+    /// Calls in progress at once, in all.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONCURRENT_CALLS)]
+    max_calls: usize,
+    /// Calls in progress at once for one authenticated caller.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER)]
+    max_calls_per_caller: usize,
+    /// Calls one authenticated caller may start per second, on average
+    /// (bursts of twice as many).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CALLS_PER_SECOND)]
+    calls_per_second: u32,
+    /// The largest result sent, in bytes of text and data.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESULT_BYTES)]
+    max_result_bytes: usize,
+    /// HTTP connections open at once.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// `initialize`-era HTTP sessions held at once.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
+}
+
+impl ServeArgs {
+    fn into_options(self) -> Options {
+        Options {
+            db: self.db,
+            http: self.http,
+            allow_write: self.allow_write,
+            allow_destructive: self.allow_destructive,
+            confirm_by_argument: self.confirm_by_argument,
+            max_request_bytes: self.max_request_bytes,
+            page_size: self.page_size,
+            auth: match (self.auth_issuer, self.auth_audience, self.auth_jwks) {
+                (Some(issuer), Some(audience), Some(jwks)) => Some(AuthOptions {
+                    issuer,
+                    audience,
+                    jwks,
+                }),
+                _ => None,
+            },
+            allowed_origins: self.allowed_origin,
+            insecure_no_auth: self.insecure_no_auth,
+            call_timeout: Duration::from_secs(self.call_timeout),
+            call_limits: CallLimits {
+                max_concurrent: self.max_calls,
+                max_concurrent_per_caller: self.max_calls_per_caller,
+                per_second: self.calls_per_second,
+                burst: self.calls_per_second.saturating_mul(2),
+            },
+            max_result_bytes: self.max_result_bytes,
+            max_connections: self.max_connections,
+            max_sessions: self.max_sessions,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Tools { json: true } => print!("{}", TOOLS.manifest().render()),
         Command::Tools { json: false } => print_table(),
-        Command::Serve {
-            db,
-            http,
-            allow_write,
-            allow_destructive,
-            confirm_by_argument,
-            max_request_bytes,
-            page_size,
-            auth_issuer,
-            auth_audience,
-            auth_jwks,
-            allowed_origin,
-            insecure_no_auth,
-        } => {
+        Command::Serve(args) => {
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
                 .with_ansi(false)
                 .init();
-            let options = Options {
-                db,
-                http,
-                allow_write,
-                allow_destructive,
-                confirm_by_argument,
-                max_request_bytes,
-                page_size,
-                auth: match (auth_issuer, auth_audience, auth_jwks) {
-                    (Some(issuer), Some(audience), Some(jwks)) => Some(AuthOptions {
-                        issuer,
-                        audience,
-                        jwks,
-                    }),
-                    _ => None,
-                },
-                allowed_origins: allowed_origin,
-                insecure_no_auth,
-            };
+            let options = args.into_options();
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(runtime) => runtime,
                 Err(e) => {

@@ -13,9 +13,10 @@ use crate::{Store, TOOLS};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tooltable::policy::{Consent, MaxTier};
 use tooltable::registry::MemoryStore;
-use tooltable::serve::{Auth, AuthError, McpServer, ServeError, Server};
+use tooltable::serve::{Auth, AuthError, CallLimits, McpServer, ServeError, Server};
 use tooltable::{Registry, Tier};
 
 /// How to serve.
@@ -42,6 +43,16 @@ pub struct Options {
     /// Serve a non-loopback address without tokens (behind a proxy that
     /// authenticates).
     pub insecure_no_auth: bool,
+    /// How long a call may run.
+    pub call_timeout: Duration,
+    /// The bounds each call is admitted against.
+    pub call_limits: CallLimits,
+    /// The largest result sent, in bytes.
+    pub max_result_bytes: usize,
+    /// HTTP connections open at once.
+    pub max_connections: usize,
+    /// `initialize`-era HTTP sessions held at once.
+    pub max_sessions: usize,
 }
 
 /// Where tokens come from and whom they must name.
@@ -97,7 +108,12 @@ pub fn server(store: Arc<Store>, options: &Options) -> Result<Server<McpServer<S
     let mut server = Server::new(registry(max_tier(options), consent(options)), store)
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")
         .max_request_bytes(options.max_request_bytes)
-        .insecure_no_auth(options.insecure_no_auth);
+        .insecure_no_auth(options.insecure_no_auth)
+        .call_timeout(options.call_timeout)
+        .call_limits(options.call_limits)
+        .max_result_bytes(options.max_result_bytes)
+        .max_connections(options.max_connections)
+        .max_sessions(options.max_sessions);
     if let Some(size) = options.page_size {
         server = server.page_size(size);
     }

@@ -130,6 +130,21 @@ impl Annotations {
 }
 
 impl Content {
+    /// The bytes of the block's payload: its text, data or contents.
+    pub(crate) fn payload_bytes(&self) -> usize {
+        match self {
+            Content::Text { text, .. } => text.len(),
+            Content::Image { data, .. } | Content::Audio { data, .. } => data.len(),
+            Content::ResourceLink(link) => link.uri.len() + link.name.len(),
+            Content::Resource { body, uri, .. } => {
+                uri.len()
+                    + match body {
+                        ResourceBody::Text(text) | ResourceBody::Blob(text) => text.len(),
+                    }
+            }
+        }
+    }
+
     /// A text block.
     pub fn text(text: impl Into<String>) -> Content {
         Content::Text {

@@ -65,6 +65,18 @@ impl CallToolResult {
         Value::Object(map)
     }
 
+    /// About how many bytes the result takes on the wire: its text, data
+    /// and embedded resources, and its structured value (which travels
+    /// again as the JSON text of its first block). Metadata is not counted.
+    pub fn payload_bytes(&self) -> usize {
+        let blocks: usize = self.content.iter().map(Content::payload_bytes).sum();
+        let structured = match &self.structured_content {
+            Some(_) => self.first_text().map_or(0, str::len),
+            None => 0,
+        };
+        blocks + structured
+    }
+
     /// The text of the first text block, if there is one.
     pub fn first_text(&self) -> Option<&str> {
         self.content.iter().find_map(|c| match c {

@@ -25,6 +25,7 @@ use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, P
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
+use crate::serve::admission::{Admission, CallLimits};
 use crate::serve::policy::Caller;
 use crate::serve::registry::{Entry, Registry};
 use crate::wire::fingerprint::Fingerprint;
@@ -67,6 +68,14 @@ pub const MAX_STATE_BYTES: usize = 64 * 1024;
 /// `initialize` era, by default.
 pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
+/// How long a call may run, by default: longer than a person has to answer
+/// a question ([`DEFAULT_ASK_TIMEOUT`]), short enough that a stuck handler
+/// gives its place back.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// The largest result sent, by default, in bytes of text and data.
+pub const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
+
 /// How long a handler stopped for taking too long gets to finish cleanly.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
@@ -103,8 +112,10 @@ pub struct McpServer<C: Send + Sync + 'static> {
     caller: CallerFn,
     ttl_ms: u64,
     page_size: Option<usize>,
-    call_timeout: Option<Duration>,
+    call_timeout: Duration,
     ask_timeout: Duration,
+    admission: Arc<Admission>,
+    max_result_bytes: usize,
     state: Arc<RequestStateCodec>,
     state_ttl: Duration,
     tools: Arc<RwLock<HashMap<String, (Fingerprint, Tool)>>>,
@@ -123,6 +134,8 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             page_size: self.page_size,
             call_timeout: self.call_timeout,
             ask_timeout: self.ask_timeout,
+            admission: self.admission.clone(),
+            max_result_bytes: self.max_result_bytes,
             state: self.state.clone(),
             state_ttl: self.state_ttl,
             tools: self.tools.clone(),
@@ -186,8 +199,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             caller: Arc::new(transport_caller),
             ttl_ms: DEFAULT_TTL_MS,
             page_size: None,
-            call_timeout: None,
+            call_timeout: DEFAULT_CALL_TIMEOUT,
             ask_timeout: DEFAULT_ASK_TIMEOUT,
+            admission: Arc::new(Admission::new(CallLimits::default())),
+            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
             state: Arc::new(codec),
             state_ttl: DEFAULT_STATE_TTL,
             tools: Arc::new(RwLock::new(HashMap::new())),
@@ -239,9 +254,26 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Stops a call that runs longer than `limit`: its handle is cancelled
-    /// and the caller told the call took too long (default: no limit).
+    /// and the caller told the call took too long (default
+    /// [`DEFAULT_CALL_TIMEOUT`]).
     pub fn call_timeout(mut self, limit: Duration) -> McpServer<C> {
-        self.call_timeout = Some(limit);
+        self.call_timeout = limit;
+        self
+    }
+
+    /// The bounds each call is admitted against: calls in progress in all
+    /// and per caller, and the rate per caller (default
+    /// [`CallLimits::default`]). Shared by every session of this server.
+    pub fn call_limits(mut self, limits: CallLimits) -> McpServer<C> {
+        self.admission = Arc::new(Admission::new(limits));
+        self
+    }
+
+    /// The largest result sent, in bytes of text and data (default
+    /// [`DEFAULT_MAX_RESULT_BYTES`]); a larger one is replaced by an error
+    /// saying so, and logged.
+    pub fn max_result_bytes(mut self, bytes: usize) -> McpServer<C> {
+        self.max_result_bytes = bytes;
         self
     }
 
@@ -680,32 +712,48 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             let token = cancel.get_or_init(|| context.ct.child_token()).clone();
             Ok(self.call_handle(&context, &caller, rounds, token))
         };
+        let _admitted = match self.admission.admit(&caller, &request.name) {
+            Ok(admitted) => admitted,
+            Err(refusal) => {
+                tracing::info!(tool = %request.name, %refusal, "a call was not admitted");
+                return Ok(to_rmcp_result(CallToolResult::error(refusal)).into());
+            }
+        };
         let running =
             self.registry
                 .call_with(&self.context, &caller, &request.name, arguments, handle);
         tokio::pin!(running);
-        let reply = match self.call_timeout {
-            None => running.await,
-            Some(limit) => match tokio::time::timeout(limit, &mut running).await {
-                Ok(reply) => reply,
-                Err(_) => {
-                    // The handler hears of it through its handle, and gets a
-                    // moment to stop cleanly before it is dropped.
-                    if let Some(token) = cancel.get() {
-                        token.cancel();
-                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
-                    }
-                    tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                    Ok(Reply::Complete(CallToolResult::error(format!(
-                        "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
-                        request.name,
-                        limit.as_millis()
-                    ))))
+        let limit = self.call_timeout;
+        let reply = match tokio::time::timeout(limit, &mut running).await {
+            Ok(reply) => reply,
+            Err(_) => {
+                // The handler hears of it through its handle, and gets a
+                // moment to stop cleanly before it is dropped.
+                if let Some(token) = cancel.get() {
+                    token.cancel();
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                 }
-            },
+                tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
+                Ok(Reply::Complete(CallToolResult::error(format!(
+                    "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
+                    request.name,
+                    limit.as_millis()
+                ))))
+            }
         };
         match reply.map_err(protocol_error)? {
-            Reply::Complete(result) => Ok(to_rmcp_result(result).into()),
+            Reply::Complete(result) => {
+                let bytes = result.payload_bytes();
+                if bytes > self.max_result_bytes {
+                    tracing::warn!(tool = %request.name, bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
+                    return Ok(to_rmcp_result(CallToolResult::error(format!(
+                        "{}'s result was {bytes} bytes, more than this server's limit of {} bytes, so it was not sent; ask for less (a narrower query, a smaller page)",
+                        request.name, self.max_result_bytes
+                    )))
+                    .into());
+                }
+                Ok(to_rmcp_result(result).into())
+            }
             Reply::InputRequired(asked) => Ok(self.input_required(&request.name, asked)?.into()),
         }
     }

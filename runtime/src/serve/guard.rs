@@ -18,6 +18,9 @@ pub(crate) const PARSE_ERROR: i64 = -32700;
 pub(crate) const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's "Invalid params".
 pub(crate) const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC's "Internal error", for a server that cannot take more.
+#[cfg(feature = "http")]
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 /// What a message is, once it passed the guard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +84,19 @@ pub(crate) fn too_large(max_bytes: usize) -> Refused {
             "Invalid request: the message is larger than this server's limit of {max_bytes} bytes; send a smaller request"
         ),
         Value::Null,
+    )
+}
+
+/// The refusal of an `initialize` that would open a session beyond the
+/// server's limit of `max` (HTTP `503`).
+#[cfg(feature = "http")]
+pub(crate) fn over_session_limit(id: Value, max: usize) -> Refused {
+    Refused::new(
+        INTERNAL_ERROR,
+        format!(
+            "Server busy: this server holds its limit of {max} sessions; try again later, or use the stateless 2026-07-28 revision, which needs no session"
+        ),
+        id,
     )
 }
 

@@ -40,8 +40,9 @@ pub(crate) trait ToolPermissions: Send + Sync {
     fn declared(&self) -> Vec<String>;
 }
 
-/// Who may reach the service: the settings the route checks.
-#[derive(Clone, Default)]
+/// Who may reach the service, and how much of it: the settings the accept
+/// loop and the route check.
+#[derive(Clone)]
 pub(crate) struct Gate {
     #[cfg(feature = "auth")]
     pub auth: Option<crate::serve::auth::Auth>,
@@ -51,6 +52,25 @@ pub(crate) struct Gate {
     pub tools: Option<Arc<dyn ToolPermissions>>,
     /// The operator chose to serve a non-loopback address without tokens.
     pub insecure_no_auth: bool,
+    pub header_read_timeout: std::time::Duration,
+    pub max_connections: usize,
+    pub max_sessions: usize,
+}
+
+impl Default for Gate {
+    fn default() -> Gate {
+        Gate {
+            #[cfg(feature = "auth")]
+            auth: None,
+            origins: Vec::new(),
+            #[cfg(feature = "auth")]
+            tools: None,
+            insecure_no_auth: false,
+            header_read_timeout: crate::serve::server::DEFAULT_HEADER_READ_TIMEOUT,
+            max_connections: crate::serve::server::DEFAULT_MAX_CONNECTIONS,
+            max_sessions: crate::serve::server::DEFAULT_MAX_SESSIONS,
+        }
+    }
 }
 
 impl Gate {
@@ -104,12 +124,15 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         .with_sse_keep_alive(None)
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins);
-    let gate = Arc::new(gate);
-    let service: Arc<Service<H>> = Arc::new(StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    ));
+    let sessions = Arc::new(LocalSessionManager::default());
+    let connections = Arc::new(tokio::sync::Semaphore::new(gate.max_connections));
+    let header_read_timeout = gate.header_read_timeout;
+    let shared = Arc::new(Shared {
+        service: StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config),
+        sessions,
+        limits,
+        gate,
+    });
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}/mcp");
     loop {
         let (stream, peer) = tokio::select! {
@@ -125,16 +148,21 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
             },
             () = shutdown.cancelled() => break,
         };
-        let service = service.clone();
-        let gate = gate.clone();
+        let Ok(place) = connections.clone().try_acquire_owned() else {
+            tracing::warn!(%peer, max_connections = shared.gate.max_connections, "a connection over the limit was refused");
+            tokio::spawn(refuse_connection(stream));
+            continue;
+        };
+        let shared = shared.clone();
         let shutdown = shutdown.clone();
         tokio::spawn(async move {
+            let _place = place;
             let io = hyper_util::rt::TokioIo::new(stream);
-            let handler = hyper::service::service_fn(move |request| {
-                route(service.clone(), limits, gate.clone(), request)
-            });
-            let connection =
-                hyper::server::conn::http1::Builder::new().serve_connection(io, handler);
+            let handler = hyper::service::service_fn(move |request| route(shared.clone(), request));
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_read_timeout)
+                .serve_connection(io, handler);
             tokio::pin!(connection);
             tokio::select! {
                 result = connection.as_mut() => {
@@ -150,6 +178,59 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         });
     }
     Ok(())
+}
+
+/// What every connection's route shares.
+struct Shared<H: ServerHandler> {
+    service: Service<H>,
+    sessions: Arc<LocalSessionManager>,
+    limits: Limits,
+    gate: Gate,
+}
+
+/// Answers a connection over the limit with `503` and closes it.
+async fn refuse_connection(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let body = r#"{"error":"too_many_connections","error_description":"this server holds its limit of connections; try again shortly"}"#;
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(1),
+        stream.write_all(response.as_bytes()),
+    )
+    .await;
+}
+
+/// The refusal of an `initialize` that would open a session beyond the
+/// limit; `None` for anything else.
+async fn over_session_limit<H: ServerHandler>(shared: &Shared<H>, bytes: &[u8]) -> Option<Refused> {
+    // Most bodies cannot be an initialize; only those that might are read.
+    if !bytes.windows(12).any(|w| w == b"\"initialize\"") {
+        return None;
+    }
+    #[derive(serde::Deserialize)]
+    struct Peek {
+        method: Option<String>,
+        id: Option<serde_json::Value>,
+    }
+    let peek: Peek = serde_json::from_slice(bytes).ok()?;
+    if peek.method.as_deref() != Some("initialize") {
+        return None;
+    }
+    let held = shared.sessions.sessions.read().await.len();
+    if held < shared.gate.max_sessions {
+        return None;
+    }
+    tracing::warn!(
+        max_sessions = shared.gate.max_sessions,
+        "an initialize over the session limit was refused"
+    );
+    Some(guard::over_session_limit(
+        peek.id.unwrap_or(serde_json::Value::Null),
+        shared.gate.max_sessions,
+    ))
 }
 
 fn refusal(status: StatusCode, refused: &Refused) -> Response<Body> {
@@ -175,20 +256,18 @@ fn json_response(status: StatusCode, body: String) -> Response<Body> {
 }
 
 /// Answers one HTTP request.
-#[cfg_attr(not(feature = "auth"), allow(unused_variables))]
 async fn route<H: ServerHandler>(
-    service: Arc<Service<H>>,
-    limits: Limits,
-    gate: Arc<Gate>,
+    shared: Arc<Shared<H>>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, Infallible> {
+    let limits = shared.limits;
     #[cfg(feature = "auth")]
-    let (request, caller) = match authenticate(&gate, request) {
+    let (request, caller) = match authenticate(&shared.gate, request) {
         Ok(authenticated) => authenticated,
         Err(response) => return Ok(response),
     };
     if request.method() != Method::POST {
-        return Ok(service.handle(request).await);
+        return Ok(shared.service.handle(request).await);
     }
     let (parts, body) = request.into_parts();
     let bytes = match Limited::new(body, limits.max_request_bytes).collect().await {
@@ -216,12 +295,18 @@ async fn route<H: ServerHandler>(
         return Ok(refusal(StatusCode::BAD_REQUEST, &refused));
     }
     #[cfg(feature = "auth")]
-    if let (Some(auth), Some(caller)) = (&gate.auth, &caller)
-        && let Some(response) = insufficient_scope(auth, &gate, caller, &bytes)
+    if let (Some(auth), Some(caller)) = (&shared.gate.auth, &caller)
+        && let Some(response) = insufficient_scope(auth, &shared.gate, caller, &bytes)
     {
         return Ok(response);
     }
-    Ok(service
+    if !parts.headers.contains_key("mcp-session-id")
+        && let Some(refused) = over_session_limit(&shared, &bytes).await
+    {
+        return Ok(refusal(StatusCode::SERVICE_UNAVAILABLE, &refused));
+    }
+    Ok(shared
+        .service
         .handle(Request::from_parts(parts, Full::new(bytes)))
         .await)
 }

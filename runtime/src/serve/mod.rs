@@ -10,6 +10,8 @@
 
 #[cfg(feature = "rmcp")]
 pub mod adapter;
+#[cfg(feature = "rmcp")]
+pub mod admission;
 #[cfg(feature = "auth")]
 pub mod auth;
 #[cfg(feature = "rmcp")]

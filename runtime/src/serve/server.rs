@@ -29,6 +29,15 @@ pub const MAX_PAGE_SIZE: usize = 10_000;
 pub const MIN_REQUEST_BYTES: usize = 1024;
 /// The deepest nesting a server may allow: serde_json's own recursion limit.
 pub const MAX_DEPTH_LIMIT: usize = 128;
+/// How long a connection may take to send a request's headers, by default.
+#[cfg(feature = "http")]
+pub const DEFAULT_HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// The most HTTP connections open at once, by default.
+#[cfg(feature = "http")]
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// The most `initialize`-era HTTP sessions held at once, by default.
+#[cfg(feature = "http")]
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
 
 /// Why a server could not start or stopped with an error.
 #[derive(Debug)]
@@ -167,6 +176,39 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.fixed_caller(caller))
     }
 
+    /// Stops a call that runs longer than `limit` (default
+    /// [`DEFAULT_CALL_TIMEOUT`](crate::serve::adapter::DEFAULT_CALL_TIMEOUT)):
+    /// its handle is cancelled and the caller told it took too long.
+    pub fn call_timeout(self, limit: std::time::Duration) -> Server<McpServer<C>> {
+        if limit.is_zero() {
+            return self.refuse("the call time limit must be more than zero".to_owned());
+        }
+        self.adapt(|mcp| mcp.call_timeout(limit))
+    }
+
+    /// The bounds each call is admitted against: calls in progress in all
+    /// and per caller, and the rate per caller (default
+    /// [`CallLimits::default`](crate::serve::admission::CallLimits)).
+    pub fn call_limits(self, limits: crate::serve::admission::CallLimits) -> Server<McpServer<C>> {
+        if let Err(why) = limits.check() {
+            return self.refuse(why);
+        }
+        self.adapt(|mcp| mcp.call_limits(limits))
+    }
+
+    /// The largest result sent, in bytes of text and data (default
+    /// [`DEFAULT_MAX_RESULT_BYTES`](crate::serve::adapter::DEFAULT_MAX_RESULT_BYTES),
+    /// at least [`MIN_REQUEST_BYTES`]); a larger one is replaced by an error
+    /// saying so.
+    pub fn max_result_bytes(self, bytes: usize) -> Server<McpServer<C>> {
+        if bytes < MIN_REQUEST_BYTES {
+            return self.refuse(format!(
+                "the result size limit must be at least {MIN_REQUEST_BYTES} bytes; got {bytes}"
+            ));
+        }
+        self.adapt(|mcp| mcp.max_result_bytes(bytes))
+    }
+
     /// Lists at most `size` tools per page of `tools/list` (default: all in
     /// one page; 1 to [`MAX_PAGE_SIZE`]).
     pub fn page_size(self, size: usize) -> Server<McpServer<C>> {
@@ -256,6 +298,40 @@ where
             return self.refuse(why);
         }
         self.gate.origins.push(origin);
+        self
+    }
+
+    /// How long a connection may take to send a request's headers over HTTP
+    /// (default [`DEFAULT_HEADER_READ_TIMEOUT`]); a slower one is closed.
+    #[cfg(feature = "http")]
+    pub fn header_read_timeout(mut self, limit: std::time::Duration) -> Server<H> {
+        if limit.is_zero() {
+            return self.refuse("the header read time limit must be more than zero".to_owned());
+        }
+        self.gate.header_read_timeout = limit;
+        self
+    }
+
+    /// The most HTTP connections open at once (default
+    /// [`DEFAULT_MAX_CONNECTIONS`]); one more is answered `503` and closed.
+    #[cfg(feature = "http")]
+    pub fn max_connections(mut self, connections: usize) -> Server<H> {
+        if connections == 0 {
+            return self.refuse("the connection limit must be at least 1; got 0".to_owned());
+        }
+        self.gate.max_connections = connections;
+        self
+    }
+
+    /// The most `initialize`-era HTTP sessions held at once (default
+    /// [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond it is answered
+    /// `503`. Idle sessions end after five minutes.
+    #[cfg(feature = "http")]
+    pub fn max_sessions(mut self, sessions: usize) -> Server<H> {
+        if sessions == 0 {
+            return self.refuse("the session limit must be at least 1; got 0".to_owned());
+        }
+        self.gate.max_sessions = sessions;
         self
     }
 

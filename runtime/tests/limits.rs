@@ -1,0 +1,280 @@
+//! Limits, each an operator setting with a safe default and a clear
+//! refusal: calls per caller (at once and per second), calls in all, the
+//! size of a result, and, over HTTP, slow headers, connections and
+//! sessions.
+
+mod client;
+
+use client::{Client, connect, text};
+use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
+use rmcp::service::{ClientLifecycleMode, PeerRequestOptions};
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::call::identity::{Identity, Permissions};
+use tooltable_runtime::serve::adapter::McpServer;
+use tooltable_runtime::serve::admission::CallLimits;
+use tooltable_runtime::serve::policy::Caller;
+use tooltable_runtime::serve::registry::Registry;
+use tooltable_runtime::serve::server::{ServeError, Server};
+
+fn server(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
+    Server::new(Registry::new(&TOOLS), shelf)
+}
+
+/// A server whose every request comes from one authenticated subject, the
+/// unit per-caller limits count in.
+fn alices(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
+    server(shelf).fixed_caller(Caller::from_identity(Identity {
+        subject: Some("alice".into()),
+        permissions: Permissions::All,
+    }))
+}
+
+fn limits(per_caller: usize, per_second: u32, burst: u32) -> CallLimits {
+    CallLimits {
+        max_concurrent: 64,
+        max_concurrent_per_caller: per_caller,
+        per_second,
+        burst,
+    }
+}
+
+#[tokio::test]
+async fn a_caller_starting_calls_too_fast_is_refused_with_when_to_retry() {
+    let running = connect(
+        alices(Arc::default()).call_limits(limits(16, 1, 2)),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let mut refusals = Vec::new();
+    for _ in 0..3 {
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_list"))
+            .await
+            .unwrap();
+        if result.is_error == Some(true) {
+            refusals.push(text(&result));
+        }
+    }
+    assert_eq!(
+        refusals.len(),
+        1,
+        "a burst of two, then a refusal: {refusals:?}"
+    );
+    assert!(
+        refusals[0].starts_with("items_list was not started: this caller starts calls faster than this server allows (1 a second); try again in "),
+        "{}",
+        refusals[0]
+    );
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_caller_over_its_calls_in_progress_is_refused_until_one_finishes() {
+    let shelf = Arc::new(Shelf::new());
+    let running = connect(
+        alices(shelf.clone()).call_limits(limits(1, 1000, 1000)),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let peer = running.peer().clone();
+    let waiting = peer
+        .send_request_with_option(
+            ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("items_wait"))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    // The first call holds its place until it is cancelled.
+    let mut refused = String::new();
+    for _ in 0..100 {
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_list"))
+            .await
+            .unwrap();
+        if result.is_error == Some(true) {
+            refused = text(&result);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        refused,
+        "items_list was not started: this caller already has 1 calls in progress, this server's limit for one caller; wait for one to finish"
+    );
+    peer.notify_cancelled(rmcp::model::CancelledNotificationParam::new(
+        Some(waiting.id.clone()),
+        None,
+    ))
+    .await
+    .unwrap();
+    let mut freed = false;
+    for _ in 0..200 {
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_list"))
+            .await
+            .unwrap();
+        if result.is_error != Some(true) {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(freed, "a cancelled call gives its place back");
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_result_over_the_size_limit_becomes_an_error_saying_so() {
+    let shelf = Arc::new(Shelf::new());
+    for n in 0..40 {
+        shelf.put(&format!("a long name for item number {n}"));
+    }
+    let running = connect(
+        server(shelf).max_result_bytes(1024),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let result = running
+        .call_tool(CallToolRequestParams::new("items_list"))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let refusal = text(&result);
+    assert!(
+        refusal.starts_with("items_list's result was ")
+            && refusal
+                .contains("bytes, more than this server's limit of 1024 bytes, so it was not sent"),
+        "{refusal}"
+    );
+    assert!(result.structured_content.is_none());
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn settings_out_of_range_are_refused_before_serving() {
+    let zero = CallLimits {
+        max_concurrent_per_caller: 0,
+        ..CallLimits::default()
+    };
+    for (server, expected) in [
+        (
+            server(Arc::default()).call_limits(zero),
+            "the limit of calls in progress per caller must be at least 1; got 0",
+        ),
+        (
+            server(Arc::default()).max_result_bytes(10),
+            "the result size limit must be at least 1024 bytes; got 10",
+        ),
+        (
+            server(Arc::default()).max_connections(0),
+            "the connection limit must be at least 1; got 0",
+        ),
+        (
+            server(Arc::default()).call_timeout(Duration::ZERO),
+            "the call time limit must be more than zero",
+        ),
+    ] {
+        let (_, sink) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(sink);
+        match server.handle_signals(false).serve_io(read, write).await {
+            Err(ServeError::Config(sentence)) => assert_eq!(sentence, expected),
+            other => panic!("expected a refused setting, got {other:?}"),
+        }
+    }
+}
+
+/// An HTTP server of the fixture's read tools, configured by `configure`.
+async fn http(
+    configure: impl FnOnce(Server<McpServer<Shelf>>) -> Server<McpServer<Shelf>>,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = configure(server(Arc::default()).handle_signals(false)).shutdown_on(async move {
+        let _ = stopped.await;
+    });
+    tokio::spawn(server.http_on(listener));
+    (address, stop)
+}
+
+/// Reads until the peer closes the connection or `limit` passes; what was read.
+async fn read_until_closed(stream: &mut tokio::net::TcpStream, limit: Duration) -> Option<String> {
+    let mut read = Vec::new();
+    tokio::time::timeout(limit, stream.read_to_end(&mut read))
+        .await
+        .ok()?
+        .ok()?;
+    Some(String::from_utf8_lossy(&read).into_owned())
+}
+
+#[tokio::test]
+async fn a_connection_that_sends_its_headers_too_slowly_is_closed() {
+    let (address, _stop) = http(|s| s.header_read_timeout(Duration::from_millis(200))).await;
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let closed = read_until_closed(&mut stream, Duration::from_secs(10)).await;
+    assert!(closed.is_some(), "the server closed the slow connection");
+}
+
+#[tokio::test]
+async fn a_connection_over_the_limit_is_answered_503_and_closed() {
+    let (address, _stop) = http(|s| s.max_connections(1)).await;
+    let _held = tokio::net::TcpStream::connect(address).await.unwrap();
+    // Give the server a moment to accept the first connection.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut over = tokio::net::TcpStream::connect(address).await.unwrap();
+    let answer = read_until_closed(&mut over, Duration::from_secs(10))
+        .await
+        .expect("an answer, then the connection closed");
+    assert!(
+        answer.starts_with("HTTP/1.1 503 Service Unavailable"),
+        "{answer}"
+    );
+    assert!(answer.contains("too_many_connections"), "{answer}");
+}
+
+#[tokio::test]
+async fn an_initialize_over_the_session_limit_is_503_with_a_json_rpc_error() {
+    let (address, _stop) = http(|s| s.max_sessions(1)).await;
+    let initialize = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}
+        }})
+        .to_string()
+    };
+    let post = async |body: String| {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        read_until_closed(&mut stream, Duration::from_secs(10))
+            .await
+            .unwrap()
+    };
+    let first = post(initialize(1)).await;
+    assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    let second = post(initialize(2)).await;
+    assert!(second.starts_with("HTTP/1.1 503"), "{second}");
+    let body: serde_json::Value =
+        serde_json::from_str(second.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(body["id"], 2);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("holds its limit of 1 sessions"),
+        "{body}"
+    );
+}
