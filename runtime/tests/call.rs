@@ -219,3 +219,22 @@ fn only_tools_whose_schema_says_more_than_their_type_are_validated() {
         .collect();
     assert_eq!(validated, ["items_label"]);
 }
+
+#[test]
+fn huge_and_deeply_nested_arguments_are_refused_with_a_short_answer() {
+    let shelf = Shelf::new();
+    let mut huge: Vec<u64> = (0..200_000).collect();
+    huge.push(7);
+    let mut nested = json!(1);
+    for _ in 0..100 {
+        nested = json!([nested]);
+    }
+    for shelves in [json!(huge), nested] {
+        let text = refusal(&shelf, "items_label", label(json!({ "shelves": shelves })));
+        assert!(
+            text.starts_with("Invalid arguments for items_label: at `/shelves"),
+            "{text}"
+        );
+        assert!(text.len() < 1500, "{} bytes", text.len());
+    }
+}

@@ -549,3 +549,81 @@ mod tests {
         assert!(!line.contains('\n'));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Any JSON value, nested a few levels.
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            "[ -~]{0,16}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z]{1,8}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// A JSON-RPC-shaped message whose fields take any value.
+    fn envelope() -> impl Strategy<Value = Value> {
+        (
+            prop_oneof![Just(json!("2.0")), json()],
+            prop::option::of(json()),
+            prop::option::of(prop_oneof![
+                Just(json!("tools/call")),
+                Just(json!("tools/list")),
+                json()
+            ]),
+            prop::option::of(json()),
+        )
+            .prop_map(|(version, id, method, params)| {
+                let mut message = serde_json::Map::new();
+                message.insert("jsonrpc".into(), version);
+                if let Some(id) = id {
+                    message.insert("id".into(), id);
+                }
+                if let Some(method) = method {
+                    message.insert("method".into(), method);
+                }
+                if let Some(params) = params {
+                    message.insert("params".into(), params);
+                }
+                Value::Object(message)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn arbitrary_bytes_pass_or_are_refused_with_a_json_rpc_error(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            if let Err(refused) = inspect(&bytes, 64) {
+                let answer: Value = serde_json::from_str(&refused.response()).unwrap();
+                prop_assert_eq!(&answer["jsonrpc"], "2.0");
+                prop_assert!(answer["error"]["code"].is_i64());
+            }
+        }
+
+        #[test]
+        fn arbitrary_envelopes_pass_or_are_refused_carrying_only_a_valid_id(message in envelope()) {
+            let bytes = serde_json::to_vec(&message).unwrap();
+            match inspect(&bytes, 64) {
+                Ok(_) => prop_assert_eq!(&message["jsonrpc"], "2.0"),
+                Err(refused) => {
+                    let answer: Value = serde_json::from_str(&refused.response()).unwrap();
+                    let id = &answer["id"];
+                    prop_assert!(id.is_null() || id.is_string() || id.is_i64() || id.is_u64());
+                }
+            }
+        }
+    }
+}

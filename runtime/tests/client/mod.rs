@@ -180,17 +180,28 @@ impl Raw {
     /// Calls `tool` with `extra` params merged in; returns the answer to it
     /// (notifications before it are skipped).
     pub async fn call(&mut self, tool: &str, extra: Value, capabilities: Value) -> Value {
-        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-        let id = self.next;
-        self.next += 1;
-        let mut params = json!({"name": tool, "arguments": {}, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": capabilities,
-        }});
+        let mut params = json!({"name": tool, "arguments": {}});
         for (key, value) in extra.as_object().unwrap() {
             params[key] = value.clone();
         }
-        let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        self.send("tools/call", params, capabilities).await
+    }
+
+    /// Sends any request with `params` and no client capabilities; returns
+    /// the answer to it.
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.send(method, params, json!({})).await
+    }
+
+    async fn send(&mut self, method: &str, mut params: Value, capabilities: Value) -> Value {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let id = self.next;
+        self.next += 1;
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+        });
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.write
             .write_all(format!("{line}\n").as_bytes())
             .await

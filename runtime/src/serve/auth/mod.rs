@@ -267,3 +267,93 @@ fn quoted(text: &str) -> String {
 fn header_value(value: String) -> HeaderValue {
     HeaderValue::try_from(value).unwrap_or_else(|_| HeaderValue::from_static("Bearer"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    const AUDIENCE: &str = "https://notes.example.test/mcp";
+
+    /// One key pair and an `Auth` that trusts it, made once for every case.
+    fn fixture() -> &'static (Auth, String) {
+        static FIXTURE: OnceLock<(Auth, String)> = OnceLock::new();
+        FIXTURE.get_or_init(|| {
+            use p256::pkcs8::EncodePrivateKey;
+            let signing = <p256::ecdsa::SigningKey as rsa::Generate>::generate();
+            let point = signing.verifying_key().to_sec1_point(false);
+            let jwks = serde_json::json!({"keys": [{
+                "kty": "EC", "crv": "P-256", "kid": "k",
+                "x": URL_SAFE_NO_PAD.encode(point.x().unwrap()),
+                "y": URL_SAFE_NO_PAD.encode(point.y().unwrap()),
+            }]});
+            let path = std::env::temp_dir().join(format!("tooltable-auth-unit-{}.json", std::process::id()));
+            std::fs::write(&path, jwks.to_string()).unwrap();
+            let auth = Auth::new("https://auth.example.test", AUDIENCE, &path).unwrap();
+            let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::ES256);
+            header.kid = Some("k".into());
+            let key = jsonwebtoken::EncodingKey::from_ec_der(signing.to_pkcs8_der().unwrap().as_bytes());
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs();
+            let claims = serde_json::json!({"iss": "https://auth.example.test", "aud": AUDIENCE, "exp": now + 3600, "scope": "a b"});
+            let token = jsonwebtoken::encode(&header, &claims, &key).unwrap();
+            (auth, token)
+        })
+    }
+
+    fn check(value: &str) -> Result<Caller, Rejection> {
+        let header = HeaderValue::from_str(value).map_err(|_| Rejection::Missing)?;
+        fixture().0.authenticate(std::iter::once(&header))
+    }
+
+    #[test]
+    fn the_valid_token_is_accepted_with_its_scopes() {
+        let caller = check(&format!("Bearer {}", fixture().1)).unwrap();
+        assert!(caller.permissions().grants("a") && caller.permissions().grants("b"));
+        assert!(!caller.permissions().grants("c"));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn arbitrary_authorization_headers_are_refused_and_never_panic(value in "(Bearer |bearer |Basic )?[ -~]{0,300}") {
+            prop_assert!(check(&value).is_err());
+        }
+
+        #[test]
+        fn arbitrary_three_part_tokens_are_refused(header in "[A-Za-z0-9_-]{0,80}", payload in "[A-Za-z0-9_-]{0,200}", signature in "[A-Za-z0-9_-]{0,120}") {
+            let token = format!("Bearer {header}.{payload}.{signature}");
+            prop_assert!(check(&token).is_err());
+        }
+
+        #[test]
+        fn any_json_header_and_claims_without_the_key_are_refused(header in proptest::collection::btree_map("[a-z]{1,4}", "[ -~]{0,12}", 0..5), claims in proptest::collection::btree_map("[a-z]{1,4}", "[ -~]{0,12}", 0..6)) {
+            let encode = |map: &std::collections::BTreeMap<String, String>| URL_SAFE_NO_PAD.encode(serde_json::to_vec(map).unwrap());
+            let token = format!("Bearer {}.{}.c2ln", encode(&header), encode(&claims));
+            prop_assert!(check(&token).is_err());
+        }
+
+        #[test]
+        fn the_valid_token_with_one_character_changed_is_refused(position in any::<prop::sample::Index>(), replacement in "[A-Za-z0-9_-]") {
+            let token = &fixture().1;
+            let bytes = token.as_bytes();
+            // The last character of a part may carry spare bits that decode
+            // to the same bytes; change any other.
+            let changeable: Vec<usize> = (0..bytes.len())
+                .filter(|&i| bytes[i] != b'.' && bytes.get(i + 1).is_some_and(|&n| n != b'.'))
+                .collect();
+            let at = changeable[position.index(changeable.len())];
+            prop_assume!(bytes[at] != replacement.as_bytes()[0]);
+            let mut changed = token.clone();
+            changed.replace_range(at..=at, &replacement);
+            let token = format!("Bearer {changed}");
+            prop_assert!(check(&token).is_err());
+        }
+    }
+}
