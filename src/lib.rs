@@ -74,7 +74,9 @@ pub mod registry {
     pub use tooltable_runtime::serve::registry::{
         Changes, DISABLED, Description, Entry, Listing, RegistryBuilder,
     };
-    pub use tooltable_runtime::serve::state::{MemoryStore, StateError, StateStore};
+    #[cfg(feature = "redis")]
+    pub use tooltable_runtime::serve::state::redis::RedisStore;
+    pub use tooltable_runtime::serve::state::{MemoryStore, OnChange, StateError, StateStore};
 }
 
 /// Providers: tools registered at run time, held to the build's rules.

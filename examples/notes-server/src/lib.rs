@@ -4,6 +4,7 @@
 //! turns them into [`TOOLS`], a static table with validated names, derived
 //! annotations and fingerprints, and writes `tools.json` beside Cargo.toml.
 
+pub mod admin;
 pub mod notes;
 pub mod serve;
 pub mod store;

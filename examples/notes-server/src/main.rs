@@ -27,11 +27,36 @@ struct Cli {
 enum Command {
     /// Serve the tools over MCP: stdio by default, or streamable HTTP.
     Serve(Box<ServeArgs>),
+    /// Switch a tool on or off for every replica sharing a state store.
+    Admin {
+        #[command(subcommand)]
+        action: AdminAction,
+    },
     /// Print the tool table baked at build time.
     Tools {
         /// Print the manifest JSON, rendered from the baked table.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminAction {
+    /// Switch a tool on.
+    Enable {
+        /// The tool.
+        tool: String,
+        /// The Redis URL the replicas share (redis://HOST:PORT/DB).
+        #[arg(long, value_name = "URL")]
+        state: String,
+    },
+    /// Switch a tool off: replicas stop listing it and refuse calls to it.
+    Disable {
+        /// The tool.
+        tool: String,
+        /// The Redis URL the replicas share (redis://HOST:PORT/DB).
+        #[arg(long, value_name = "URL")]
+        state: String,
     },
 }
 
@@ -102,6 +127,14 @@ struct ServeArgs {
     /// `initialize`-era HTTP sessions held at once.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS)]
     max_sessions: usize,
+    /// Share enable flags with other replicas through Redis
+    /// (redis://HOST:PORT/DB); in memory by default.
+    #[arg(long, value_name = "URL")]
+    state: Option<String>,
+    /// A file of at least 32 random bytes sealing 2026-07-28 requestState;
+    /// replicas given the same file can resume each other's calls.
+    #[arg(long, value_name = "FILE")]
+    state_key: Option<PathBuf>,
 }
 
 impl ServeArgs {
@@ -134,6 +167,8 @@ impl ServeArgs {
             max_result_bytes: self.max_result_bytes,
             max_connections: self.max_connections,
             max_sessions: self.max_sessions,
+            state: self.state,
+            state_key: self.state_key,
         }
     }
 }
@@ -142,6 +177,26 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Tools { json: true } => print!("{}", TOOLS.manifest().render()),
+        Command::Admin { action } => {
+            let (tool, state, enabled) = match action {
+                AdminAction::Enable { tool, state } => (tool, state, true),
+                AdminAction::Disable { tool, state } => (tool, state, false),
+            };
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    eprintln!("notes-server: cannot start the async runtime: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match runtime.block_on(notes_server::admin::set(&state, &tool, enabled)) {
+                Ok(sentence) => println!("{sentence}"),
+                Err(e) => {
+                    eprintln!("notes-server: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         Command::Tools { json: false } => print_table(),
         Command::Serve(args) => {
             tracing_subscriber::fmt()

@@ -6,7 +6,8 @@
 //! that cannot ask is refused unless the operator passes
 //! `--confirm-by-argument`. Over HTTP, a non-loopback address needs
 //! bearer tokens (`--auth-issuer`, `--auth-audience`, `--auth-jwks`) or the
-//! explicit `--insecure-no-auth`. Everything else (the transports, their guards, signals,
+//! explicit `--insecure-no-auth`. Replicas share enable flags through Redis
+//! (`--state`) and the `requestState` key (`--state-key`). Everything else (the transports, their guards, signals,
 //! the checks on numeric settings) is `tooltable::serve`.
 
 use crate::{Store, TOOLS};
@@ -15,8 +16,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tooltable::policy::{Consent, MaxTier};
-use tooltable::registry::MemoryStore;
-use tooltable::serve::{Auth, AuthError, CallLimits, McpServer, ServeError, Server};
+use tooltable::registry::{MemoryStore, RedisStore, StateStore};
+use tooltable::serve::{Auth, CallLimits, McpServer, ServeError, Server};
 use tooltable::{Registry, Tier};
 
 /// How to serve.
@@ -53,6 +54,12 @@ pub struct Options {
     pub max_connections: usize,
     /// `initialize`-era HTTP sessions held at once.
     pub max_sessions: usize,
+    /// The Redis URL of enable flags shared with other replicas (in memory
+    /// when absent).
+    pub state: Option<String>,
+    /// A file holding the key that seals `requestState`, shared by replicas
+    /// so a multi-round call may move between them.
+    pub state_key: Option<PathBuf>,
 }
 
 /// Where tokens come from and whom they must name.
@@ -94,18 +101,27 @@ pub fn consent(options: &Options) -> Consent {
 }
 
 /// The registry over the notes tools, with the operator's maximum tier and
-/// consent setting, and an in-memory store for enable flags.
-pub fn registry(max_tier: MaxTier, consent: Consent) -> Registry<Store> {
+/// consent setting, and `flags` for enable flags.
+pub fn registry(
+    max_tier: MaxTier,
+    consent: Consent,
+    flags: impl StateStore + 'static,
+) -> Registry<Store> {
     Registry::builder(&TOOLS)
         .max_tier(max_tier)
         .consent(consent)
-        .store(MemoryStore::new())
+        .store(flags)
         .build()
 }
 
-/// The server over the notes database, configured from `options`.
-pub fn server(store: Arc<Store>, options: &Options) -> Result<Server<McpServer<Store>>, AuthError> {
-    let mut server = Server::new(registry(max_tier(options), consent(options)), store)
+/// The server over the notes database, configured from `options`, with
+/// `flags` for enable flags.
+pub fn server(
+    store: Arc<Store>,
+    options: &Options,
+    flags: impl StateStore + 'static,
+) -> Result<Server<McpServer<Store>>, Box<dyn std::error::Error>> {
+    let mut server = Server::new(registry(max_tier(options), consent(options), flags), store)
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")
         .max_request_bytes(options.max_request_bytes)
         .insecure_no_auth(options.insecure_no_auth)
@@ -122,6 +138,15 @@ pub fn server(store: Arc<Store>, options: &Options) -> Result<Server<McpServer<S
     }
     for origin in &options.allowed_origins {
         server = server.allowed_origin(origin);
+    }
+    if let Some(path) = &options.state_key {
+        let key = std::fs::read(path).map_err(|e| {
+            format!(
+                "cannot read the requestState key file {}: {e}",
+                path.display()
+            )
+        })?;
+        server = server.state_key(key);
     }
     Ok(server)
 }
@@ -141,7 +166,13 @@ pub async fn run(options: Options) -> Result<(), Box<dyn std::error::Error>> {
         Store::open(&options.db)
             .map_err(|e| format!("cannot open the database {}: {e}", options.db.display()))?,
     );
-    let server = server(store.clone(), &options)?;
+    let server = match &options.state {
+        None => server(store.clone(), &options, MemoryStore::new())?,
+        Some(url) => {
+            let flags = RedisStore::connect(url, TOOLS.crate_name()).await?;
+            server(store.clone(), &options, flags)?
+        }
+    };
     let outcome: Result<(), ServeError> = match options.http {
         None => server.stdio().await,
         Some(address) => server.http(address).await,

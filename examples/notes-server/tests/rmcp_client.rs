@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use tooltable::Tier;
 use tooltable::policy::Consent;
+use tooltable::registry::MemoryStore;
 use tooltable::serve::Server;
 
 #[derive(Clone)]
@@ -35,11 +36,14 @@ async fn connect(
     let (server_side, client_side) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         let (read, write) = tokio::io::split(server_side);
-        Server::new(registry(max.into(), Consent::person()), store)
-            .handle_signals(false)
-            .serve_io(read, write)
-            .await
-            .expect("the server serves until the client leaves");
+        Server::new(
+            registry(max.into(), Consent::person(), MemoryStore::new()),
+            store,
+        )
+        .handle_signals(false)
+        .serve_io(read, write)
+        .await
+        .expect("the server serves until the client leaves");
     });
     Client
         .serve_with_lifecycle(client_side, lifecycle)

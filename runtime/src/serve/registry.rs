@@ -253,7 +253,7 @@ impl<C: 'static> RegistryBuilder<C> {
     /// The registry. Configured providers are not registered yet: call
     /// [`Registry::refresh`].
     pub fn build(self) -> Registry<C> {
-        Registry {
+        let registry = Registry {
             inner: Arc::new(Inner {
                 table: self.table,
                 changes: tokio::sync::watch::Sender::new(0),
@@ -279,7 +279,17 @@ impl<C: 'static> RegistryBuilder<C> {
                     providers: BTreeSet::new(),
                 }),
             }),
+        };
+        if let Some(store) = &registry.inner.store {
+            // Weak: the store lives inside the registry it notifies.
+            let inner = Arc::downgrade(&registry.inner);
+            store.on_change(Arc::new(move || {
+                if let Some(inner) = inner.upgrade() {
+                    inner.changes.send_modify(|version| *version += 1);
+                }
+            }));
         }
+        registry
     }
 }
 

@@ -209,6 +209,19 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.max_result_bytes(bytes))
     }
 
+    /// The key that seals 2026-07-28 `requestState` (at least 32 random
+    /// bytes). Replicas given the same key can resume each other's
+    /// multi-round calls; by default each process draws its own.
+    pub fn state_key(mut self, key: impl Into<Vec<u8>>) -> Server<McpServer<C>> {
+        match self.handler.clone().state_key(key) {
+            Ok(handler) => {
+                self.handler = handler;
+                self
+            }
+            Err(error) => self.refuse(error.to_string()),
+        }
+    }
+
     /// Lists at most `size` tools per page of `tools/list` (default: all in
     /// one page; 1 to [`MAX_PAGE_SIZE`]).
     pub fn page_size(self, size: usize) -> Server<McpServer<C>> {

@@ -2,13 +2,21 @@
 //!
 //! A [`StateStore`] holds overrides of whether a tool is enabled; a tool
 //! without an override is enabled. The in-memory store suits one process;
-//! the trait is the seam for a shared store (a database, a key-value
-//! service) when several replicas must agree. A change affects new calls
-//! only: a call that already passed the check finishes.
+//! replicas that must agree share a store ([`redis`], with the `redis`
+//! feature), which tells each registry of changes made elsewhere so it can
+//! tell its clients. A change affects new calls only: a call that already
+//! passed the check finishes.
+
+#[cfg(feature = "redis")]
+pub mod redis;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
+
+/// What a store calls when flags changed somewhere else (another replica,
+/// an operator's command), so the registry can tell its clients.
+pub type OnChange = Arc<dyn Fn() + Send + Sync>;
 
 /// Where enable overrides live.
 pub trait StateStore: Send + Sync {
@@ -22,6 +30,11 @@ pub trait StateStore: Send + Sync {
     fn has_disabled(&self) -> bool {
         true
     }
+
+    /// Registers what to call when the flags change other than through
+    /// [`StateStore::set_enabled`] (a store only this process writes never
+    /// calls it).
+    fn on_change(&self, _notify: OnChange) {}
 }
 
 /// Overrides kept in memory.
@@ -62,6 +75,9 @@ pub enum StateError {
     UnknownTool(String),
     /// The registry was built without a state store.
     NoStore,
+    /// A shared store could not be reached or read; the sentence says which
+    /// and what to do.
+    Store(String),
 }
 
 impl fmt::Display for StateError {
@@ -71,6 +87,7 @@ impl fmt::Display for StateError {
             StateError::NoStore => f.write_str(
                 "this server has no state store, so tools cannot be switched on or off at run time; build the registry with `.store(..)`",
             ),
+            StateError::Store(sentence) => f.write_str(sentence),
         }
     }
 }

@@ -1,0 +1,448 @@
+//! Replicas in step: two notes-server processes on HTTP share one Redis
+//! (really started, on a free loopback port) for their enable flags and one
+//! key for `requestState`. A flag changed with `notes-server admin` reaches
+//! both and a legacy session is told; with Redis gone both keep serving the
+//! last flags; when it returns changes flow again; a two-round call may move
+//! between replicas. Needs `redis-server` (`.ci/run` installs it).
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for_port(port: u16, child: &mut Child, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("{what} exited with {status} before listening");
+        }
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{what} did not listen on port {port}");
+}
+
+/// A process killed when the test ends.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A redis-server of the test's own.
+struct Redis {
+    port: u16,
+    process: Option<Process>,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let mut redis = Redis {
+            port: free_port(),
+            process: None,
+        };
+        redis.restart();
+        redis
+    }
+
+    fn restart(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start redis-server ({e}): install it (apt-get install redis-server), as .ci/run does")
+            });
+        let mut process = Process(child);
+        wait_for_port(self.port, &mut process.0, "redis-server");
+        self.process = Some(process);
+    }
+
+    fn stop(&mut self) {
+        self.process = None;
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+}
+
+/// A directory removed when the test ends.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let path =
+            std::env::temp_dir().join(format!("notes-replicas-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One replica serving HTTP with the shared store and key.
+struct Replica {
+    port: u16,
+    _process: Process,
+}
+
+impl Replica {
+    fn start(dir: &Path, name: &str, state: &str, key: &Path) -> Replica {
+        let port = free_port();
+        let child = Command::new(SERVER)
+            .args([
+                "serve",
+                "--http",
+                &format!("127.0.0.1:{port}"),
+                "--allow-write",
+            ])
+            .arg("--db")
+            .arg(dir.join(format!("{name}.db")))
+            .args(["--state", state])
+            .arg("--state-key")
+            .arg(key)
+            .stderr(std::fs::File::create(dir.join(format!("{name}.log"))).unwrap())
+            .spawn()
+            .unwrap();
+        let mut process = Process(child);
+        wait_for_port(port, &mut process.0, name);
+        Replica {
+            port,
+            _process: process,
+        }
+    }
+
+    /// A 2026-07-28 request; the JSON-RPC answer.
+    fn rpc(&self, method: &str, params: Value) -> Value {
+        let mut params = params;
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        });
+        let name = params["name"].as_str().map(str::to_owned);
+        let body =
+            json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+        let mut headers = vec![
+            ("MCP-Protocol-Version".to_owned(), "2026-07-28".to_owned()),
+            ("Mcp-Method".to_owned(), method.to_owned()),
+        ];
+        if let Some(name) = name {
+            headers.push(("Mcp-Name".to_owned(), name));
+        }
+        let (_, _, body) = post(self.port, &headers, &body);
+        last_json(&body)
+    }
+
+    fn listed(&self) -> Vec<String> {
+        let answer = self.rpc("tools/list", json!({}));
+        answer["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    }
+}
+
+/// One POST; the status, the headers (names lowercase) and the body.
+fn post(
+    port: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> (u16, Vec<(String, String)>, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let mut lines = head.lines();
+    let status = lines.next().unwrap_or_default()[9..12].parse().unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+/// The last JSON object in a body, plain or streamed as `data:` lines.
+fn last_json(body: &str) -> Value {
+    body.lines()
+        .rev()
+        .map(|line| line.strip_prefix("data:").unwrap_or(line).trim())
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(Value::is_object)
+        .unwrap_or_else(|| panic!("no JSON in {body:?}"))
+}
+
+fn eventually(what: &str, within: Duration, mut check: impl FnMut() -> bool) {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if check() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{what} within {within:?}");
+}
+
+fn admin(action: &str, tool: &str, state: &str) -> std::process::Output {
+    Command::new(SERVER)
+        .args(["admin", action, tool, "--state", state])
+        .output()
+        .unwrap()
+}
+
+fn shared_key(dir: &Path) -> PathBuf {
+    let path = dir.join("state.key");
+    std::fs::write(
+        &path,
+        b"a key of at least thirty-two bytes shared by replicas",
+    )
+    .unwrap();
+    path
+}
+
+/// A legacy-era session on `port` whose standalone stream is open; reads
+/// its events on a thread and reports whether `needle` arrived.
+fn legacy_session_hears(port: u16, needle: &'static str) -> std::sync::mpsc::Receiver<()> {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "replicas", "version": "0"}
+    }})
+    .to_string();
+    let (_, headers, _) = post(port, &[], &initialize);
+    let session = headers
+        .iter()
+        .find(|(n, _)| n == "mcp-session-id")
+        .map(|(_, v)| v.clone())
+        .expect("a session id");
+    let session_header = vec![
+        ("Mcp-Session-Id".to_owned(), session.clone()),
+        ("MCP-Protocol-Version".to_owned(), "2025-11-25".to_owned()),
+    ];
+    post(
+        port,
+        &session_header,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    let (heard, hearing) = std::sync::mpsc::channel();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n"
+    )
+    .unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            match line {
+                Ok(line) if line.contains(needle) => {
+                    let _ = heard.send(());
+                    return;
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    hearing
+}
+
+#[test]
+fn a_flag_changed_by_admin_reaches_both_replicas_and_a_legacy_session_is_told() {
+    let dir = TempDir::new("flags");
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    assert!(a.listed().contains(&"notes_search".to_owned()));
+    let told = legacy_session_hears(b.port, "notifications/tools/list_changed");
+
+    let disabled = admin("disable", "notes_search", &redis.url());
+    assert!(disabled.status.success(), "{disabled:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&disabled.stdout).trim(),
+        format!(
+            "notes_search is now disabled on every replica sharing {}",
+            redis.url()
+        )
+    );
+    for replica in [&a, &b] {
+        eventually(
+            "the tool is hidden on both replicas",
+            Duration::from_secs(2),
+            || !replica.listed().contains(&"notes_search".to_owned()),
+        );
+    }
+    told.recv_timeout(Duration::from_secs(2))
+        .expect("the legacy session on the other replica is told its list changed");
+    let called = b.rpc(
+        "tools/call",
+        json!({"name": "notes_search", "arguments": {"query": "x"}}),
+    );
+    assert_eq!(called["result"]["isError"], true, "{called}");
+
+    let again = admin("disable", "notes_search", &redis.url());
+    assert!(String::from_utf8_lossy(&again.stdout).contains("was already disabled"));
+    let unknown = admin("disable", "notes_burn", &redis.url());
+    assert!(!unknown.status.success());
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr)
+            .contains("no tool is named `notes_burn`; the tools are notes_create"),
+        "{unknown:?}"
+    );
+}
+
+#[test]
+fn with_redis_gone_replicas_keep_the_last_flags_and_changes_flow_again_when_it_returns() {
+    let dir = TempDir::new("outage");
+    let mut redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    assert!(
+        admin("disable", "notes_stats", &redis.url())
+            .status
+            .success()
+    );
+    for replica in [&a, &b] {
+        eventually("the tool is hidden", Duration::from_secs(2), || {
+            !replica.listed().contains(&"notes_stats".to_owned())
+        });
+    }
+
+    redis.stop();
+    std::thread::sleep(Duration::from_millis(500));
+    for replica in [&a, &b] {
+        let listed = replica.listed();
+        assert!(
+            listed.contains(&"notes_search".to_owned()),
+            "still serving: {listed:?}"
+        );
+        assert!(
+            !listed.contains(&"notes_stats".to_owned()),
+            "still disabled: {listed:?}"
+        );
+    }
+    let unreachable = admin("enable", "notes_stats", &redis.url());
+    assert!(!unreachable.status.success());
+    assert!(String::from_utf8_lossy(&unreachable.stderr).contains("cannot reach the state store"));
+
+    redis.restart();
+    // A fresh Redis holds no flags: the replicas read its empty set when they
+    // reconnect, then hear the operator's change.
+    assert!(
+        admin("disable", "notes_export", &redis.url())
+            .status
+            .success()
+    );
+    for replica in [&a, &b] {
+        eventually(
+            "changes flow again after the outage",
+            Duration::from_secs(10),
+            || !replica.listed().contains(&"notes_export".to_owned()),
+        );
+    }
+}
+
+#[test]
+fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_without_it() {
+    let dir = TempDir::new("hop");
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let stranger_key = dir.0.join("other.key");
+    std::fs::write(
+        &stranger_key,
+        b"another key of at least thirty-two bytes, not shared",
+    )
+    .unwrap();
+    let c = Replica::start(&dir.0, "c", &redis.url(), &stranger_key);
+
+    let first = a.rpc(
+        "tools/call",
+        json!({"name": "notes_create", "arguments": {"body": "moved"}}),
+    );
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let retry = json!({
+        "name": "notes_create",
+        "arguments": {"body": "moved"},
+        "requestState": first["result"]["requestState"],
+        "inputResponses": {"title": {"action": "accept", "content": {"title": "Hopped"}}},
+    });
+    let elsewhere = c.rpc("tools/call", retry.clone());
+    assert_eq!(elsewhere["error"]["code"], -32602, "{elsewhere}");
+    assert!(
+        elsewhere["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("requestState was not issued by this server"),
+        "{elsewhere}"
+    );
+    let done = b.rpc("tools/call", retry);
+    assert_eq!(
+        done["result"]["structuredContent"]["title"], "Hopped",
+        "{done}"
+    );
+}
+
+#[test]
+fn a_malformed_or_unreachable_state_url_stops_the_server_at_start_saying_so() {
+    let dir = TempDir::new("bad");
+    for (url, expected) in [
+        ("http://not-redis", "is not a Redis URL"),
+        (
+            &format!("redis://127.0.0.1:{}/0", free_port()) as &str,
+            "cannot reach the state store",
+        ),
+    ] {
+        let output = Command::new(SERVER)
+            .args([
+                "serve",
+                "--http",
+                &format!("127.0.0.1:{}", free_port()),
+                "--state",
+                url,
+            ])
+            .arg("--db")
+            .arg(dir.0.join("bad.db"))
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{url}: {stderr}");
+    }
+}
