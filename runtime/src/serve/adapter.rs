@@ -724,7 +724,15 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 .call_with(&self.context, &caller, &request.name, arguments, handle);
         tokio::pin!(running);
         let limit = self.call_timeout;
-        let reply = match tokio::time::timeout(limit, &mut running).await {
+        // Most calls finish on their first poll; only one that waits arms
+        // the timer.
+        let first =
+            std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx))).await;
+        let reply = match first {
+            std::task::Poll::Ready(reply) => Ok(reply),
+            std::task::Poll::Pending => tokio::time::timeout(limit, &mut running).await,
+        };
+        let reply = match reply {
             Ok(reply) => reply,
             Err(_) => {
                 // The handler hears of it through its handle, and gets a

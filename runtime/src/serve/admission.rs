@@ -18,7 +18,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -81,16 +81,14 @@ impl CallLimits {
 /// The admission state shared by every session of a server.
 pub(crate) struct Admission {
     limits: CallLimits,
-    in_progress: Mutex<InProgress>,
+    /// Calls in progress, in all: an atomic, so a caller without a subject
+    /// (the common case on a server without tokens) takes no lock.
+    total: AtomicUsize,
+    /// Calls in progress per subject; only subjects with one in progress,
+    /// so bounded by `max_concurrent`.
+    by_caller: Mutex<HashMap<String, usize>>,
     rate: DefaultKeyedRateLimiter<String>,
     admitted: AtomicU64,
-}
-
-#[derive(Default)]
-struct InProgress {
-    total: usize,
-    /// Only callers with a call in progress: bounded by `max_concurrent`.
-    by_caller: HashMap<String, usize>,
 }
 
 /// A call's place among those in progress; dropping it frees the place.
@@ -101,14 +99,14 @@ pub(crate) struct Admitted {
 
 impl Drop for Admitted {
     fn drop(&mut self) {
-        let mut in_progress = self.admission.lock();
-        in_progress.total -= 1;
-        if let Some(key) = &self.key
-            && let Some(count) = in_progress.by_caller.get_mut(key)
-        {
-            *count -= 1;
-            if *count == 0 {
-                in_progress.by_caller.remove(key);
+        self.admission.total.fetch_sub(1, Ordering::AcqRel);
+        if let Some(key) = &self.key {
+            let mut by_caller = self.admission.lock();
+            if let Some(count) = by_caller.get_mut(key) {
+                *count -= 1;
+                if *count == 0 {
+                    by_caller.remove(key);
+                }
             }
         }
     }
@@ -120,14 +118,15 @@ impl Admission {
         let burst = NonZeroU32::new(limits.burst).unwrap_or(NonZeroU32::MIN);
         Admission {
             limits,
-            in_progress: Mutex::new(InProgress::default()),
+            total: AtomicUsize::new(0),
+            by_caller: Mutex::new(HashMap::new()),
             rate: RateLimiter::keyed(Quota::per_second(per_second).allow_burst(burst)),
             admitted: AtomicU64::new(0),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, InProgress> {
-        self.in_progress.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.by_caller.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Admits a call by `caller` to `tool`, or refuses it with a sentence
@@ -148,27 +147,31 @@ impl Admission {
                 seconds(wait)
             ));
         }
-        if self.admitted.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
+        if key.is_some()
+            && self.admitted.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1
+        {
             self.rate.retain_recent();
             self.rate.shrink_to_fit();
         }
-        let mut in_progress = self.lock();
-        if in_progress.total >= self.limits.max_concurrent {
+        if self.total.fetch_add(1, Ordering::AcqRel) >= self.limits.max_concurrent {
+            self.total.fetch_sub(1, Ordering::AcqRel);
             return Err(format!(
                 "{tool} was not started: this server is running its limit of {} calls at once; try again when one has finished",
                 self.limits.max_concurrent
             ));
         }
         if let Some(key) = &key {
-            let mine = in_progress.by_caller.get(key).copied().unwrap_or(0);
+            let mut by_caller = self.lock();
+            let mine = by_caller.get(key).copied().unwrap_or(0);
             if mine >= self.limits.max_concurrent_per_caller {
+                drop(by_caller);
+                self.total.fetch_sub(1, Ordering::AcqRel);
                 return Err(format!(
                     "{tool} was not started: this caller already has {mine} calls in progress, this server's limit for one caller; wait for one to finish"
                 ));
             }
-            *in_progress.by_caller.entry(key.clone()).or_default() += 1;
+            *by_caller.entry(key.clone()).or_default() += 1;
         }
-        in_progress.total += 1;
         Ok(Admitted {
             admission: self.clone(),
             key,
@@ -257,8 +260,8 @@ mod tests {
         for n in 0..50 {
             drop(admission.admit(&caller(&format!("c{n}")), "t").unwrap());
         }
-        assert!(admission.lock().by_caller.is_empty());
-        assert_eq!(admission.lock().total, 0);
+        assert!(admission.lock().is_empty());
+        assert_eq!(admission.total.load(Ordering::SeqCst), 0);
     }
 
     #[test]

@@ -33,10 +33,18 @@ impl Caller {
     /// The operator who started the server: every permission. This is who
     /// calls on stdio, and over HTTP when no authentication is configured.
     pub fn operator() -> Caller {
-        Caller::from_identity(Identity {
-            subject: None,
-            permissions: Permissions::All,
-        })
+        // Every request without a token is the operator's: one shared
+        // identity rather than an allocation per request.
+        static OPERATOR: std::sync::LazyLock<Arc<Identity>> = std::sync::LazyLock::new(|| {
+            Arc::new(Identity {
+                subject: None,
+                permissions: Permissions::All,
+            })
+        });
+        Caller {
+            identity: OPERATOR.clone(),
+            pins: None,
+        }
     }
 
     /// A caller holding exactly `permissions`.
