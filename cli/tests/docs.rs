@@ -51,7 +51,7 @@ pub fn ping() -> String { String::new() }
         "| Hints | `readOnlyHint` false, `destructiveHint` true, `idempotentHint` false, `openWorldHint` true |",
         "| World | open |",
         "| Permission | `admin.wipe` |",
-        "| Confirmation | required (`\"confirm\": true`): wipes it |",
+        "| Confirmation | a person's consent: wipes it |",
         "| Since | 0.2.0 |",
         "| Platforms | `linux`, `macos` |",
         "| Fingerprint | `sha256:",

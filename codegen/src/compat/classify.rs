@@ -12,7 +12,7 @@
 //! not. The rules are listed key by key in `docs/cli.md`.
 
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use tooltable_runtime::wire::fingerprint::Fingerprint;
 use tooltable_runtime::wire::manifest::{Manifest, ManifestTool};
 
@@ -389,6 +389,7 @@ fn compare_descriptor(old: &Value, new: &Value, confirm_changed: bool, out: &mut
             direction: Direction::Input,
             skip_confirm: confirm_changed,
             visiting: BTreeSet::new(),
+            steps: 0,
             out,
         };
         schemas.compare(a, b, "/descriptor/inputSchema", "");
@@ -411,6 +412,7 @@ fn compare_descriptor(old: &Value, new: &Value, confirm_changed: bool, out: &mut
                 direction: Direction::Output,
                 skip_confirm: false,
                 visiting: BTreeSet::new(),
+                steps: 0,
                 out,
             };
             schemas.compare(a, b, "/descriptor/outputSchema", "");
@@ -513,8 +515,18 @@ struct Schemas<'a, 'o> {
     direction: Direction,
     skip_confirm: bool,
     visiting: BTreeSet<(String, String)>,
+    /// How many places the comparison has visited.
+    steps: usize,
     out: &'o mut Changes,
 }
+
+/// The most places one comparison of two schemas visits. A definition
+/// reached along several paths is compared along each, which is what a
+/// report should say for real schemas (the largest in the corpus take a
+/// few dozen steps), but definitions that each reference the next twice
+/// make the paths double at every level: a few kilobytes of manifest would
+/// take hours. Past this bound the comparison stops and says so.
+const MAX_STEPS: usize = 10_000;
 
 fn resolve<'v>(root: &'v Value, mut node: &'v Value) -> (&'v Value, Option<String>) {
     let mut reference = None;
@@ -539,10 +551,26 @@ fn resolve<'v>(root: &'v Value, mut node: &'v Value) -> (&'v Value, Option<Strin
 }
 
 /// The JSON types a schema admits, or `None` for any.
-fn types(root: &Value, node: &Value, depth: usize) -> Option<BTreeSet<String>> {
+fn types(root: &Value, node: &Value) -> Option<BTreeSet<String>> {
+    types_within(root, node, 0, &mut HashSet::new())
+}
+
+/// [`types`], skipping the schemas already in `seen`: alternatives that
+/// reference the same definitions would otherwise be walked once per path,
+/// and the paths multiply at every level. A union over a schema seen
+/// before adds nothing.
+fn types_within(
+    root: &Value,
+    node: &Value,
+    depth: usize,
+    seen: &mut HashSet<*const Value>,
+) -> Option<BTreeSet<String>> {
     let (node, _) = resolve(root, node);
     if depth > 16 {
         return None;
+    }
+    if !seen.insert(std::ptr::from_ref(node)) {
+        return Some(BTreeSet::new());
     }
     match node {
         Value::Bool(true) => return None,
@@ -565,7 +593,7 @@ fn types(root: &Value, node: &Value, depth: usize) -> Option<BTreeSet<String>> {
         if let Some(alternatives) = node.get(key).and_then(Value::as_array) {
             let mut all = BTreeSet::new();
             for alternative in alternatives {
-                all.extend(types(root, alternative, depth + 1)?);
+                all.extend(types_within(root, alternative, depth + 1, seen)?);
             }
             return Some(all);
         }
@@ -686,6 +714,17 @@ impl Schemas<'_, '_> {
     }
 
     fn compare(&mut self, old: &Value, new: &Value, at: &str, label: &str) {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            if self.steps == MAX_STEPS + 1 {
+                self.out.push(
+                    Class::Breaking,
+                    at,
+                    format!("the schemas are too entangled to compare in full (more than {MAX_STEPS} places through their `$ref`s); review this change by hand"),
+                );
+            }
+            return;
+        }
         let (o, old_ref) = resolve(self.old_root, old);
         let (n, new_ref) = resolve(self.new_root, new);
         if old_ref.is_some() || new_ref.is_some() {
@@ -721,8 +760,8 @@ impl Schemas<'_, '_> {
                 );
             }
         }
-        let old_types = types(self.old_root, o, 0);
-        let new_types = types(self.new_root, n, 0);
+        let old_types = types(self.old_root, o);
+        let new_types = types(self.new_root, n);
         if old_types != new_types {
             let widens = covers(&new_types, &old_types);
             let narrows = covers(&old_types, &new_types);

@@ -111,8 +111,10 @@ fn items(attrs: &[Attribute], name: &str) -> Result<Vec<Item>> {
         let syn::Meta::List(list) = &attr.meta else {
             continue;
         };
-        let parsed = Punctuated::<Item, Token![,]>::parse_terminated
-            .parse2(list.tokens.clone())
+        // Parsed within the attribute's parentheses, so that an unfinished
+        // list is refused at its end, not on the first line of the file.
+        let parsed = list
+            .parse_args_with(Punctuated::<Item, Token![,]>::parse_terminated)
             .map_err(|e| error(e.span(), format!("cannot read #[{name}(...)]: {e}")))?;
         out.extend(parsed);
     }

@@ -105,6 +105,19 @@ fn a_type_with_a_hand_written_json_schema_impl_is_refused_at_its_name() {
 }
 
 #[test]
+fn an_unfinished_serde_attribute_is_refused_at_its_end_not_on_the_first_line() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n    #[serde(rename =)]\n    pub x: u32,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:3:21",
+        &["cannot read #[serde(...)]: unexpected end of input"],
+    );
+}
+
+#[test]
 fn an_enum_deriving_json_schema_repr_is_refused() {
     let errors = errors(
         "#[derive(serde::Deserialize)]\npub struct Params { pub level: Level }\n\

@@ -11,7 +11,9 @@ pub mod cfg;
 
 use crate::diagnostic::{Diagnostic, Location};
 use cfg::CfgEnv;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use std::path::{Path, PathBuf};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Fields, Item, Lit, Meta, Visibility};
 
@@ -91,6 +93,9 @@ struct Walk<'a> {
     cfg: &'a CfgEnv,
     krate: Crate,
     diagnostics: Vec<Diagnostic>,
+    /// The files of the modules being read, the root first: a `#[path]`
+    /// back to one of them would be read forever.
+    open: Vec<PathBuf>,
 }
 
 /// Where a module's children live on disk.
@@ -111,9 +116,11 @@ pub fn scan(crate_dir: &Path, root: &Path, cfg: &CfgEnv) -> (Crate, Vec<Diagnost
             ..Crate::default()
         },
         diagnostics: Vec::new(),
+        open: Vec::new(),
     };
     let root_path = crate_dir.join(root);
     if let Some((file, items)) = walk.read(&root_path, None) {
+        walk.open.push(canonical(&root_path));
         let dir = root_path
             .parent()
             .map(Path::to_path_buf)
@@ -159,6 +166,16 @@ impl Walk<'_> {
             path: path.to_path_buf(),
             display: display.clone(),
         });
+        if let Some(span) = too_deep(&text) {
+            self.diagnostics.push(Diagnostic::error(
+                Location::of(&display, span),
+                format!(
+                    "cannot parse {}: brackets nest more than {MAX_NESTING} levels deep here; flatten it",
+                    display.display()
+                ),
+            ));
+            return None;
+        }
         match syn::parse_file(&text) {
             Ok(parsed) => Some((file, parsed.items)),
             Err(e) => {
@@ -235,6 +252,8 @@ impl Walk<'_> {
         dirs: &Dirs,
     ) -> Option<ModuleId> {
         let name = module.ident.to_string();
+        // `mod r#ref;` is read from `ref.rs`, as the compiler reads it.
+        let stem = module.ident.unraw().to_string();
         let path_attr = match path_attribute(&module.attrs) {
             Ok(path) => path,
             Err(e) => {
@@ -245,7 +264,7 @@ impl Walk<'_> {
         if let Some((_, items)) = &module.content {
             let children = match &path_attr {
                 Some(path) => dirs.path_base.join(path),
-                None => dirs.children.join(&name),
+                None => dirs.children.join(&stem),
             };
             return Some(self.module(
                 name,
@@ -267,11 +286,11 @@ impl Walk<'_> {
                 (path, dir)
             }
             None => {
-                let flat = dirs.children.join(format!("{name}.rs"));
-                let nested = dirs.children.join(&name).join("mod.rs");
+                let flat = dirs.children.join(format!("{stem}.rs"));
+                let nested = dirs.children.join(&stem).join("mod.rs");
                 match (flat.is_file(), nested.is_file()) {
-                    (true, false) => (flat, dirs.children.join(&name)),
-                    (false, true) => (nested, dirs.children.join(&name)),
+                    (true, false) => (flat, dirs.children.join(&stem)),
+                    (false, true) => (nested, dirs.children.join(&stem)),
                     (true, true) => {
                         self.diagnostics.push(Diagnostic::error(
                             at,
@@ -297,9 +316,21 @@ impl Walk<'_> {
                 }
             }
         };
+        let identity = canonical(&path);
+        if self.open.contains(&identity) {
+            self.diagnostics.push(Diagnostic::error(
+                at,
+                format!(
+                    "circular modules: `mod {name}` reads {}, which holds this module or one enclosing it; fix its `#[path]`",
+                    self.display(&path).display()
+                ),
+            ));
+            return None;
+        }
         let (file, items) = self.read(&path, Some(at))?;
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Some(self.module(
+        self.open.push(identity);
+        let id = self.module(
             name,
             Some(parent),
             file,
@@ -309,8 +340,43 @@ impl Walk<'_> {
                 children,
                 path_base: base,
             },
-        ))
+        );
+        self.open.pop();
+        Some(id)
     }
+}
+
+/// The most levels of brackets a source file may nest. syn parses by
+/// recursion, and a file nested much deeper (about a thousand parentheses,
+/// in a build script compiled without optimisation) overflows the stack,
+/// which aborts the build script instead of reporting a place. Real code
+/// stays far below this.
+const MAX_NESTING: usize = 128;
+
+/// The first bracket of `text` nested past [`MAX_NESTING`], found without
+/// recursion; `None` when there is none, or when the text does not lex
+/// (the parser then says where).
+fn too_deep(text: &str) -> Option<Span> {
+    let tokens: TokenStream = text.parse().ok()?;
+    let mut open = vec![(tokens.into_iter(), 0)];
+    while let Some((next, depth)) = open.last_mut().map(|(trees, depth)| (trees.next(), *depth)) {
+        match next {
+            None => {
+                open.pop();
+            }
+            Some(TokenTree::Group(group)) if depth == MAX_NESTING => {
+                return Some(group.span_open());
+            }
+            Some(TokenTree::Group(group)) => open.push((group.stream().into_iter(), depth + 1)),
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// A file's identity, however its path was spelt (`a/../lib.rs`, a symlink).
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn path_attribute(attrs: &[Attribute]) -> syn::Result<Option<String>> {
@@ -413,4 +479,91 @@ fn prune_fields(fields: &mut Fields, cfg: &CfgEnv) -> syn::Result<()> {
     }
     *list = kept;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn crate_of(tag: &str, files: &[(&str, &str)]) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tooltable-scan-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, content) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, content).unwrap();
+        }
+        TempDir(dir)
+    }
+
+    #[test]
+    fn a_module_with_a_raw_name_is_read_from_the_file_named_without_the_prefix() {
+        let dir = crate_of(
+            "raw-name",
+            &[
+                ("src/lib.rs", "mod r#ref;\n"),
+                ("src/ref.rs", "mod r#type;\n"),
+                ("src/ref/type.rs", "pub struct Inner;\n"),
+            ],
+        );
+        let (krate, diagnostics) = scan(&dir.0, Path::new("src/lib.rs"), &CfgEnv::default());
+        assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+        assert_eq!(krate.module_path(2), "crate::r#ref::r#type");
+        assert_eq!(krate.display_path(2), Path::new("src/ref/type.rs"));
+    }
+
+    #[test]
+    fn a_file_nested_thousands_of_brackets_deep_is_a_located_error_not_a_stack_overflow() {
+        let deep = format!(
+            "pub struct Kept;\npub fn f() -> u32 {{\n{}1{}\n}}\n",
+            "(".repeat(10_000),
+            ")".repeat(10_000)
+        );
+        let dir = crate_of(
+            "deep",
+            &[("src/lib.rs", "mod deep;\n"), ("src/deep.rs", &deep)],
+        );
+        let (krate, diagnostics) = scan(&dir.0, Path::new("src/lib.rs"), &CfgEnv::default());
+        let errors: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        // The function's braces are the first level: the 128th parenthesis
+        // is the 129th, the first past the limit.
+        assert_eq!(
+            errors,
+            [
+                "src/deep.rs:3:128: cannot parse src/deep.rs: brackets nest more than 128 levels deep here; flatten it"
+            ]
+        );
+        assert_eq!(krate.files.len(), 2, "the file was read");
+    }
+
+    #[test]
+    fn a_module_that_includes_itself_through_path_is_a_located_error_not_a_stack_overflow() {
+        let dir = crate_of(
+            "path-cycle",
+            &[
+                (
+                    "src/lib.rs",
+                    "pub struct Root;\n#[path = \"lib.rs\"]\nmod again;\nmod a;\n",
+                ),
+                ("src/a.rs", "#[path = \"b.rs\"]\nmod b;\n"),
+                ("src/b.rs", "#[path = \"a.rs\"]\nmod a;\n"),
+            ],
+        );
+        let (krate, diagnostics) = scan(&dir.0, Path::new("src/lib.rs"), &CfgEnv::default());
+        let errors: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(errors[0].starts_with("src/lib.rs:3:5: "), "{}", errors[0]);
+        assert!(errors[1].starts_with("src/b.rs:2:5: "), "{}", errors[1]);
+        assert!(errors.iter().all(|e| e.contains("circular")), "{errors:#?}");
+        assert_eq!(krate.modules.len(), 3, "the root, `a` and `a::b`");
+    }
 }

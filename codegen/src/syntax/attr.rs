@@ -8,7 +8,8 @@
 //! checked against the loosest profile, so a name no profile accepts fails at
 //! the attribute.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::extra::DelimSpan;
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use serde_json::Value;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
@@ -118,7 +119,12 @@ pub fn parse_tool_attr(
     attr_span: Span,
     names: Option<NameProfile>,
 ) -> syn::Result<ToolAttr> {
-    let entries = Punctuated::<Entry, Token![,]>::parse_terminated.parse2(tokens)?;
+    check_size(&tokens, attr_span)?;
+    let entries = parse_within(
+        tokens,
+        attr_span,
+        Punctuated::<Entry, Token![,]>::parse_terminated,
+    )?;
     let mut errors = Errors::default();
     let mut builder = Builder {
         names,
@@ -150,6 +156,48 @@ pub fn parse_tool_attr(
     attr.ok_or_else(|| syn::Error::new(attr_span, "unreachable: errors were reported"))
 }
 
+/// The most levels of brackets and tokens `#[tool(...)]` may hold. A
+/// declaration needs two levels (`meta(key = [..])`) and a few dozen
+/// tokens, but syn parses nested expressions by recursion, and thousands of
+/// brackets or signs in a row would overflow the stack: an abort of the
+/// build script or the compiler, not an error with a place.
+const MAX_NESTING: usize = 16;
+const MAX_TOKENS: usize = 1024;
+
+/// Refuses an attribute past [`MAX_NESTING`] or [`MAX_TOKENS`], without
+/// recursion.
+fn check_size(tokens: &TokenStream, attr_span: Span) -> syn::Result<()> {
+    let mut count = 0;
+    let mut open = vec![(tokens.clone().into_iter(), 0)];
+    while let Some((next, depth)) = open.last_mut().map(|(trees, depth)| (trees.next(), *depth)) {
+        let Some(tree) = next else {
+            open.pop();
+            continue;
+        };
+        count += 1;
+        if count > MAX_TOKENS {
+            return Err(syn::Error::new(
+                attr_span,
+                format!(
+                    "#[tool] holds more than {MAX_TOKENS} tokens; a declaration needs a few dozen"
+                ),
+            ));
+        }
+        if let TokenTree::Group(group) = tree {
+            if depth == MAX_NESTING {
+                return Err(syn::Error::new(
+                    group.span(),
+                    format!(
+                        "#[tool] nests brackets more than {MAX_NESTING} levels deep; a declaration needs two (`meta(key = [..])`)"
+                    ),
+                ));
+            }
+            open.push((group.stream().into_iter(), depth + 1));
+        }
+    }
+    Ok(())
+}
+
 /// A raw `key`, `key = value` or `key(...)` entry.
 struct Entry {
     key: Ident,
@@ -159,7 +207,28 @@ struct Entry {
 enum RawValue {
     Flag,
     Expr(Expr),
-    List(TokenStream),
+    /// `key(...)`: the tokens, and where the parentheses are.
+    List(TokenStream, DelimSpan),
+}
+
+/// Parses `tokens` with `parser` as the contents of a group spanning
+/// `scope`. `Parser::parse2` would place an "unexpected end of input" at
+/// the call site, which is the attribute in the macro but the first line
+/// of the file in the build script; inside a group, syn places it at the
+/// group's end.
+fn parse_within<T>(
+    tokens: TokenStream,
+    scope: Span,
+    parser: fn(ParseStream<'_>) -> syn::Result<T>,
+) -> syn::Result<T> {
+    let mut group = Group::new(Delimiter::Parenthesis, tokens);
+    group.set_span(scope);
+    let within = |input: ParseStream<'_>| {
+        let content;
+        syn::parenthesized!(content in input);
+        parser(&content)
+    };
+    within.parse2(TokenStream::from(TokenTree::Group(group)))
 }
 
 impl Parse for Entry {
@@ -176,8 +245,8 @@ impl Parse for Entry {
             RawValue::Expr(input.parse()?)
         } else if input.peek(syn::token::Paren) {
             let content;
-            syn::parenthesized!(content in input);
-            RawValue::List(content.parse()?)
+            let paren = syn::parenthesized!(content in input);
+            RawValue::List(content.parse()?, paren.span)
         } else {
             RawValue::Flag
         };
@@ -363,13 +432,13 @@ impl Builder {
                 self.example = Some(Spanned::new(value, lit.span()));
             }
             "meta" => {
-                let RawValue::List(tokens) = &entry.value else {
+                let RawValue::List(tokens, parens) = &entry.value else {
                     return Err(syn::Error::new(
                         value_span(&entry),
                         "`meta` takes a list of declarations, such as `meta(audience = \"internal\", cost = 2)`",
                     ));
                 };
-                self.meta = parse_meta_decls(tokens.clone())?;
+                self.meta = parse_meta_decls(tokens.clone(), parens.join())?;
             }
             _ => {
                 return Err(syn::Error::new(
@@ -422,7 +491,7 @@ fn value_span(entry: &Entry) -> Span {
     match &entry.value {
         RawValue::Flag => entry.key.span(),
         RawValue::Expr(expr) => expr.span(),
-        RawValue::List(tokens) => tokens.span(),
+        RawValue::List(_, parens) => parens.join(),
     }
 }
 
@@ -472,8 +541,12 @@ fn word(entry: &Entry, key: &str, choices: &str) -> syn::Result<(String, Span)> 
     }
 }
 
-fn parse_meta_decls(tokens: TokenStream) -> syn::Result<Vec<MetaDecl>> {
-    let entries = Punctuated::<MetaEntry, Token![,]>::parse_terminated.parse2(tokens)?;
+fn parse_meta_decls(tokens: TokenStream, scope: Span) -> syn::Result<Vec<MetaDecl>> {
+    let entries = parse_within(
+        tokens,
+        scope,
+        Punctuated::<MetaEntry, Token![,]>::parse_terminated,
+    )?;
     let mut errors = Errors::default();
     let mut decls: Vec<MetaDecl> = Vec::new();
     for entry in entries {
