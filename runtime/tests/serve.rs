@@ -1,6 +1,8 @@
 //! The library's transports: every bad input gets the error the MCP
 //! specification names, and a valid request after it is still served.
 
+mod client;
+
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -267,35 +269,19 @@ async fn pages_of_the_largest_size_list_everything_without_overflow() {
     );
 }
 
-/// One HTTP/1.1 exchange on a fresh connection; returns the status and body.
+/// A POST of `body` to `/mcp`; the status and the body.
 async fn post(
     address: std::net::SocketAddr,
     body: &str,
     headers: &[(&str, &str)],
 ) -> (u16, String) {
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    stream.write_all(body.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response))
-        .await
-        .expect("an answer within 10 s")
-        .unwrap();
-    let response = String::from_utf8_lossy(&response).into_owned();
-    let status = response[9..12].parse().unwrap();
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_owned())
-        .unwrap_or_default();
-    (status, body)
+    let mut all = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    all.extend_from_slice(headers);
+    let answer = client::exchange(address, "POST", "/mcp", &all, body).await;
+    (answer.status, answer.body)
 }
 
 async fn http_server() -> (std::net::SocketAddr, tokio_util_token::Token) {
