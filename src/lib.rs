@@ -88,7 +88,7 @@ pub mod provider {
     pub use tooltable_runtime::serve::registry::handler;
 }
 
-/// What a handler can do with its per-call [`Call`](crate::Call) handle:
+/// What a handler can do with its per-call [`Call`] handle:
 /// the questions it asks and the answers it gets, the protocol era, the
 /// caller's identity, log levels.
 pub mod call {

@@ -8,7 +8,7 @@
 //! question is a request the server sends the client, and the handler waits
 //! for the answer; on 2026-07-28 a question ends the round with an
 //! input-required result, and the retry runs the handler again with the
-//! answers (see [`super::rounds`]). The handler's code is the same for both.
+//! answers (see `call::rounds`). The handler's code is the same for both.
 //!
 //! A call made directly on a table, with no client, gets a detached handle:
 //! progress and logs go nowhere, it is never cancelled, and questions fail

@@ -5,7 +5,7 @@
 //! nothing until a request says who sent it. With [`Auth`] configured,
 //! every request carries a bearer JWT from the operator's authorization
 //! server: the token's signature, issuer, audience and lifetime are checked
-//! ([`token`]) against the issuer's public keys ([`keys`]), and its `scope`
+//! (`token`) against the issuer's public keys (`keys`), and its `scope`
 //! claim becomes the caller's permissions. A request without a valid token
 //! is answered `401` with a `WWW-Authenticate` challenge that points at the
 //! Protected Resource Metadata (RFC 9728) this module also writes, so a
