@@ -880,3 +880,37 @@ fn a_registry_that_accepts_the_argument_runs_a_call_confirmed_with_confirm_true(
     assert!(!done.is_error, "{:?}", done.first_text());
     assert_eq!(store.count(), 0);
 }
+
+#[test]
+fn a_kept_filtered_listing_follows_later_flags_and_providers() {
+    let registry = Registry::builder(&TOOLS).store(MemoryStore::new()).build();
+    let names = |registry: &Registry<Shelf>| -> Vec<String> {
+        let list: Vec<Value> =
+            serde_json::from_str(&registry.list(&Caller::operator()).json).unwrap();
+        list.iter()
+            .map(|tool| tool["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let read_tier = names(&registry);
+    assert!(read_tier.contains(&"items_get".to_owned()));
+    registry.set_enabled("items_get", false).unwrap();
+    let without = names(&registry);
+    assert!(!without.contains(&"items_get".to_owned()), "{without:?}");
+    registry.set_enabled("items_get", true).unwrap();
+    assert_eq!(
+        names(&registry),
+        read_tier,
+        "the kept read-tier listing is reused"
+    );
+    registry
+        .register(&Batch("stats", || {
+            vec![count_tool("items_count", "Counts.")]
+        }))
+        .unwrap();
+    let with_provider = names(&registry);
+    assert!(
+        with_provider.contains(&"items_count".to_owned()),
+        "{with_provider:?}"
+    );
+    assert_eq!(with_provider.len(), read_tier.len() + 1);
+}

@@ -26,17 +26,18 @@ use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
 use crate::serve::admission::{Admission, CallLimits};
+use crate::serve::listing::{self, CallerSource, Lister, Listing, Negotiated};
 use crate::serve::policy::Caller;
 use crate::serve::registry::{Entry, Registry};
 use crate::wire::fingerprint::Fingerprint;
 // Logging is deprecated in rmcp (SEP-2577) but is still part of both
 // protocol eras tooltable serves.
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult as McpCallToolResult,
-    ContentBlock, CustomRequest, CustomResult, ErrorCode, Implementation, InputRequest,
-    InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestStateCodec, SealOptions,
-    ServerCapabilities, ServerConfig, ServerRequest, SubscriptionFilter, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult as McpCallToolResult, ContentBlock,
+    CustomRequest, CustomResult, ErrorCode, Implementation, InputRequest, InputRequests,
+    InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, RequestStateCodec, SealOptions, ServerCapabilities,
+    ServerConfig, ServerRequest, SubscriptionFilter, Tool,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -97,6 +98,9 @@ struct Session {
     /// the input, while it still drains responses), so later ones are
     /// dropped at once instead of holding up the calls that send them.
     closing: Arc<AtomicBool>,
+    /// The version an `initialize`-era session opened with, once the client
+    /// said it is initialized (for the transport's own `tools/list`).
+    negotiated: Arc<Negotiated>,
 }
 
 /// An rmcp `ServerHandler` serving a [`Registry`].
@@ -109,7 +113,7 @@ pub struct McpServer<C: Send + Sync + 'static> {
     context: Arc<C>,
     implementation: Implementation,
     instructions: Option<String>,
-    caller: CallerFn,
+    caller: CallerSource,
     ttl_ms: u64,
     page_size: Option<usize>,
     call_timeout: Duration,
@@ -196,7 +200,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             registry,
             context,
             instructions: None,
-            caller: Arc::new(transport_caller),
+            caller: CallerSource::Transport,
             ttl_ms: DEFAULT_TTL_MS,
             page_size: None,
             call_timeout: DEFAULT_CALL_TIMEOUT,
@@ -232,13 +236,37 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         mut self,
         f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
     ) -> McpServer<C> {
-        self.caller = Arc::new(f);
+        self.caller = CallerSource::Custom(Arc::new(f));
         self
     }
 
     /// The same caller for every request, whatever the transport established.
-    pub fn fixed_caller(self, caller: Caller) -> McpServer<C> {
-        self.caller(move |_| caller.clone())
+    pub fn fixed_caller(mut self, caller: Caller) -> McpServer<C> {
+        self.caller = CallerSource::Fixed(caller);
+        self
+    }
+
+    /// The caller of a request.
+    fn caller_of(&self, context: &RequestContext<RoleServer>) -> Caller {
+        match &self.caller {
+            CallerSource::Transport => transport_caller(context),
+            CallerSource::Fixed(caller) => caller.clone(),
+            CallerSource::Custom(f) => f(context),
+        }
+    }
+
+    /// The lister a transport answers `tools/list` with before rmcp, for
+    /// this server's session (`stdio`) or for stateless requests only.
+    pub(crate) fn lister(&self, stateless: bool) -> Arc<dyn Lister> {
+        Arc::new(Listing {
+            registry: self.registry.clone(),
+            shape: listing::Shape {
+                ttl_ms: self.ttl_ms,
+                page_size: self.page_size,
+            },
+            caller: self.caller.clone(),
+            session: (!stateless).then(|| self.session.negotiated.clone()),
+        })
     }
 
     /// How long, in milliseconds, a client may treat a listing as fresh.
@@ -324,14 +352,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let mut cache = self.tools.write().unwrap_or_else(|p| p.into_inner());
         cache.insert(name.to_owned(), (*entry.fingerprint(), tool.clone()));
         Ok(tool)
-    }
-
-    fn cache_scope(&self, caller: &Caller) -> CacheScope {
-        if caller.pins().is_none() && self.registry.lists_alike_for(caller) {
-            CacheScope::Public
-        } else {
-            CacheScope::Private
-        }
     }
 
     /// Forwards every change of the tool list to a 2026-07-28 subscription
@@ -656,24 +676,19 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let caller = (self.caller)(&context);
+        let caller = self.caller_of(&context);
         let entries = self.registry.visible_entries(&caller);
-        let start = match request.as_ref().and_then(|r| r.cursor.as_deref()) {
-            None => 0,
-            Some(cursor) => cursor
-                .parse::<usize>()
-                .ok()
-                .filter(|i| *i <= entries.len())
-                .ok_or_else(|| {
-                    ErrorData::invalid_params(
-                        format!("cursor `{cursor}` is not one this server gave out"),
-                        None,
-                    )
-                })?,
-        };
-        let end = self.page_size.map_or(entries.len(), |size| {
-            start.saturating_add(size).min(entries.len())
-        });
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        let (start, end) =
+            listing::page(cursor, entries.len(), self.page_size).ok_or_else(|| {
+                ErrorData::invalid_params(
+                    format!(
+                        "cursor `{}` is not one this server gave out",
+                        cursor.unwrap_or_default()
+                    ),
+                    None,
+                )
+            })?;
         let tools = entries[start..end]
             .iter()
             .map(|e| self.rmcp_tool(e))
@@ -686,7 +701,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         // the listing exactly as their revision defines it.
         if era_of(&context) == Era::Current {
             result.ttl_ms = Some(self.ttl_ms);
-            result.cache_scope = Some(self.cache_scope(&caller));
+            result.cache_scope = Some(listing::cache_scope(&self.registry, &caller));
         }
         Ok(result)
     }
@@ -696,7 +711,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let caller = (self.caller)(&context);
+        let caller = self.caller_of(&context);
         let arguments = request.arguments.take().unwrap_or_default();
         // Built only for a handler that takes the handle: every other call
         // pays nothing for it.
@@ -793,6 +808,9 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     /// change, until it ends.
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let peer = context.peer;
+        if let Some(info) = peer.peer_info() {
+            self.session.negotiated.set(info.protocol_version.clone());
+        }
         let mut changes = self.registry.changes();
         tokio::spawn(async move {
             // rmcp offers no signal for a session's end; look now and then.

@@ -38,6 +38,9 @@ pub(crate) enum Kind {
 pub(crate) struct Passed {
     /// What it is.
     pub kind: Kind,
+    /// Whether its method is `tools/list`, which the transports may answer
+    /// themselves ([`super::listing`]).
+    pub lists_tools: bool,
 }
 
 /// A message the guard refused, with the error to answer it with (none for
@@ -137,7 +140,11 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
     if envelope.jsonrpc.as_deref() != Some("2.0") {
         return Err(not_json_rpc(id, "`jsonrpc` must be \"2.0\""));
     }
-    match (&envelope.method, envelope.has_result_or_error) {
+    let lists_tools = envelope.method.is_some_and(|m| m.lists_tools);
+    match (
+        envelope.method.map(|m| m.shape),
+        envelope.has_result_or_error,
+    ) {
         (Some(Shape::String), _) => {
             let kind = if envelope.id.is_some() {
                 Kind::Request
@@ -153,7 +160,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
                 return Err(refuse("`id` must be a string or an integer"));
             }
             match envelope.params {
-                None => Ok(Passed { kind }),
+                None => Ok(Passed { kind, lists_tools }),
                 Some(Params {
                     shape: Shape::Object,
                     input_responses,
@@ -176,7 +183,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
                             format!("Invalid params: {why}"),
                             id,
                         )),
-                        _ => Ok(Passed { kind }),
+                        _ => Ok(Passed { kind, lists_tools }),
                     }
                 }
                 Some(_) => Err(refuse("`params` must be an object")),
@@ -185,6 +192,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
         (Some(_), _) => Err(not_json_rpc(id, "`method` must be a string")),
         (None, true) => Ok(Passed {
             kind: Kind::Response,
+            lists_tools: false,
         }),
         (None, false) => Err(not_json_rpc(
             id,
@@ -255,9 +263,65 @@ pub(crate) fn nesting_depth(bytes: &[u8]) -> usize {
 struct Envelope {
     jsonrpc: Option<String>,
     id: Option<Value>,
-    method: Option<Shape>,
+    method: Option<Method>,
     params: Option<Params>,
     has_result_or_error: bool,
+}
+
+/// The `method` member: its shape, and whether it names `tools/list`.
+#[derive(Clone, Copy, Debug)]
+struct Method {
+    shape: Shape,
+    lists_tools: bool,
+}
+
+impl<'de> Deserialize<'de> for Method {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Method, D::Error> {
+        struct MethodVisitor;
+        impl<'de> Visitor<'de> for MethodVisitor {
+            type Value = Method;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: de::Error>(self, method: &str) -> Result<Method, E> {
+                Ok(Method {
+                    shape: Shape::String,
+                    lists_tools: method == "tools/list",
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Method, A::Error> {
+                ShapeVisitor.visit_map(map).map(Method::other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Method, A::Error> {
+                ShapeVisitor.visit_seq(seq).map(Method::other)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Method, E> {
+                Ok(Method::other(Shape::Other))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Method, E> {
+                Ok(Method::other(Shape::Other))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Method, E> {
+                Ok(Method::other(Shape::Other))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Method, E> {
+                Ok(Method::other(Shape::Other))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Method, E> {
+                Ok(Method::other(Shape::Null))
+            }
+        }
+        deserializer.deserialize_any(MethodVisitor)
+    }
+}
+
+impl Method {
+    fn other(shape: Shape) -> Method {
+        Method {
+            shape,
+            lists_tools: false,
+        }
+    }
 }
 
 /// What kind of JSON value a member holds, read without keeping it.
@@ -340,41 +404,43 @@ impl Params {
     }
 }
 
+/// Reads any JSON value as its [`Shape`], keeping nothing.
+struct ShapeVisitor;
+impl<'de> Visitor<'de> for ShapeVisitor {
+    type Value = Shape;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Shape::Object)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Shape::Other)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape, E> {
+        Ok(Shape::String)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
+        Ok(Shape::Null)
+    }
+}
+
 impl<'de> Deserialize<'de> for Shape {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Shape, D::Error> {
-        struct ShapeVisitor;
-        impl<'de> Visitor<'de> for ShapeVisitor {
-            type Value = Shape;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Shape::Object)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Shape::Other)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape, E> {
-                Ok(Shape::String)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
-                Ok(Shape::Null)
-            }
-        }
         deserializer.deserialize_any(ShapeVisitor)
     }
 }

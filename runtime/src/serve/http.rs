@@ -8,11 +8,14 @@
 //! not JSON is `400` with -32700, not JSON-RPC or nested too deep is `400`
 //! with -32600 (carrying the request's id where it can be read). A call to a
 //! tool whose permission the token does not grant is `403` naming the scope.
-//! What passes is handed to rmcp, which checks `Host` and `Origin` against
-//! the allow-lists given here, with the authenticated caller in the
-//! request's extensions.
+//! A stateless 2026-07-28 `tools/list` that asks nothing unusual is
+//! answered here from the descriptors' text ([`super::listing`]). What
+//! passes is handed to rmcp, which checks `Host` and `Origin` against the
+//! allow-lists given here, with the authenticated caller in the request's
+//! extensions.
 
 use crate::serve::guard::{self, Refused};
+use crate::serve::listing::Lister;
 use crate::serve::server::{Limits, ServeError};
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode};
@@ -97,6 +100,7 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
     handler: H,
     listener: TcpListener,
     limits: Limits,
+    lister: Option<Arc<dyn Lister>>,
     gate: Gate,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
@@ -118,6 +122,7 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         hosts.extend(auth.audience_authority().map(str::to_owned));
         origins.extend(auth.audience_origin());
     }
+    let hosts_allowed = hosts.clone();
     let config = StreamableHttpServerConfig::default()
         .with_cancellation_token(shutdown.child_token())
         .with_max_request_body_bytes(limits.max_request_bytes)
@@ -131,6 +136,8 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         service: StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config),
         sessions,
         limits,
+        lister,
+        hosts: hosts_allowed,
         gate,
     });
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}/mcp");
@@ -185,6 +192,9 @@ struct Shared<H: ServerHandler> {
     service: Service<H>,
     sessions: Arc<LocalSessionManager>,
     limits: Limits,
+    lister: Option<Arc<dyn Lister>>,
+    /// The `Host` values rmcp accepts, for the listings answered here.
+    hosts: Vec<String>,
     gate: Gate,
 }
 
@@ -291,8 +301,28 @@ async fn route<H: ServerHandler>(
             return Ok(refusal(StatusCode::BAD_REQUEST, &guard::unreadable(&error)));
         }
     };
-    if let Err(refused) = guard::inspect(&bytes, limits.max_depth) {
-        return Ok(refusal(StatusCode::BAD_REQUEST, &refused));
+    let passed = match guard::inspect(&bytes, limits.max_depth) {
+        Ok(passed) => passed,
+        Err(refused) => return Ok(refusal(StatusCode::BAD_REQUEST, &refused)),
+    };
+    if passed.lists_tools
+        && let Some(lister) = &shared.lister
+        && let Some(version) = stateless_listing(&parts.headers, &shared.hosts)
+    {
+        #[cfg(feature = "auth")]
+        let caller = caller
+            .clone()
+            .unwrap_or_else(crate::serve::policy::Caller::operator);
+        #[cfg(not(feature = "auth"))]
+        let caller = crate::serve::policy::Caller::operator();
+        if let Some(answer) = lister.answer(&bytes, &caller, Some(version)) {
+            let mut response = Response::new(Full::new(Bytes::from(answer)).boxed());
+            response.headers_mut().insert(
+                http::header::CONTENT_TYPE,
+                http::HeaderValue::from_static("application/json"),
+            );
+            return Ok(response);
+        }
     }
     #[cfg(feature = "auth")]
     if let (Some(auth), Some(caller)) = (&shared.gate.auth, &caller)
@@ -309,6 +339,71 @@ async fn route<H: ServerHandler>(
         .service
         .handle(Request::from_parts(parts, Full::new(bytes)))
         .await)
+}
+
+/// The `MCP-Protocol-Version` of a request whose headers ask for nothing
+/// but a stateless listing: no session, no `Origin` (a browser's request
+/// goes to rmcp, which checks it), an allowed `Host`, JSON in and both
+/// media types accepted, and one `Mcp-Method: tools/list`. `None` sends the
+/// request on to rmcp, which answers or refuses it as the spec says.
+fn stateless_listing<'h>(headers: &'h http::HeaderMap, hosts: &[String]) -> Option<&'h str> {
+    use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
+    let one = |name: &str| {
+        let mut values = headers.get_all(name).iter();
+        let value = values.next()?.to_str().ok()?;
+        values.next().is_none().then_some(value)
+    };
+    let essence = |value: &str| {
+        value
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    };
+    if headers.contains_key("mcp-session-id") || headers.contains_key(ORIGIN) {
+        return None;
+    }
+    let host: http::uri::Authority = one(HOST.as_str())?.parse().ok()?;
+    if !host_allowed(&host, hosts) {
+        return None;
+    }
+    if essence(one(CONTENT_TYPE.as_str())?) != "application/json" {
+        return None;
+    }
+    let accepted: Vec<String> = headers
+        .get_all(ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(essence)
+        .collect();
+    if !["application/json", "text/event-stream"]
+        .iter()
+        .all(|media| accepted.iter().any(|a| a == media))
+    {
+        return None;
+    }
+    (one("mcp-method")? == "tools/list").then_some(())?;
+    one("mcp-protocol-version")
+}
+
+/// Whether `host` is one of `allowed` (an entry without a port allows
+/// every port), compared as rmcp compares them.
+fn host_allowed(host: &http::uri::Authority, allowed: &[String]) -> bool {
+    let name = |authority: &http::uri::Authority| {
+        authority
+            .host()
+            .trim_matches(['[', ']'])
+            .to_ascii_lowercase()
+    };
+    allowed
+        .iter()
+        .filter_map(|entry| entry.parse::<http::uri::Authority>().ok())
+        .any(|entry| {
+            name(&entry) == name(host)
+                && entry.port_u16().is_none_or(|p| host.port_u16() == Some(p))
+        })
 }
 
 /// Checks the request's token when the server authenticates: the metadata

@@ -19,6 +19,8 @@ pub(crate) mod guard;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 pub mod ingest;
+#[cfg(feature = "rmcp")]
+pub(crate) mod listing;
 pub mod pins;
 pub mod policy;
 pub mod provider;

@@ -162,6 +162,40 @@ struct Inner<C: 'static> {
     open_world_exceptions: BTreeSet<String>,
     configured: Mutex<Vec<Configured<C>>>,
     provided: RwLock<Provided<C>>,
+    lists: Mutex<ListCache>,
+}
+
+/// Filtered listings already joined, by the set of tools they hold, for
+/// the tools registered at one epoch: flags and policy only change which
+/// set a caller gets, so a set's text stays right until a provider adds
+/// tools.
+#[derive(Default)]
+struct ListCache {
+    epoch: u64,
+    lists: std::collections::HashMap<Box<[u64]>, (Arc<str>, usize)>,
+}
+
+/// The most filtered listings kept: one per distinct set of visible tools,
+/// which few servers have more than a handful of.
+const CACHED_LISTS: usize = 64;
+
+/// A listing's JSON text: the bytes baked into the binary, a filtered
+/// listing shared from the cache, or a page joined for one answer.
+pub(crate) enum ListText {
+    Baked(&'static str),
+    Shared(Arc<str>),
+    Owned(String),
+}
+
+impl std::ops::Deref for ListText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            ListText::Baked(text) => text,
+            ListText::Shared(text) => text,
+            ListText::Owned(text) => text,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -169,6 +203,8 @@ struct Provided<C: 'static> {
     /// Sorted by name.
     tools: Vec<Arc<Registered<C>>>,
     providers: BTreeSet<String>,
+    /// Bumped whenever `tools` changes.
+    epoch: u64,
 }
 
 /// The table plus providers, with policy, enable flags and pins.
@@ -277,7 +313,9 @@ impl<C: 'static> RegistryBuilder<C> {
                 provided: RwLock::new(Provided {
                     tools: Vec::new(),
                     providers: BTreeSet::new(),
+                    epoch: 0,
                 }),
+                lists: Mutex::new(ListCache::default()),
             }),
         };
         if let Some(store) = &registry.inner.store {
@@ -395,6 +433,12 @@ impl<C: 'static> Registry<C> {
 
     /// Every tool, in name order.
     pub fn entries(&self) -> Vec<Entry<C>> {
+        self.entries_at().0
+    }
+
+    /// Every tool, in name order, and the epoch of the registered tools
+    /// they were read at.
+    fn entries_at(&self) -> (Vec<Entry<C>>, u64) {
         let provided = self.read_provided();
         let mut out: Vec<Entry<C>> =
             Vec::with_capacity(self.inner.table.len() + provided.tools.len());
@@ -415,7 +459,7 @@ impl<C: 'static> Registry<C> {
                 out.extend(b.next().map(|t| Entry::Provided(t.clone())));
             }
         }
-        out
+        (out, provided.epoch)
     }
 
     /// Whether a tool is enabled (no override means enabled).
@@ -444,31 +488,62 @@ impl<C: 'static> Registry<C> {
     /// The tools a caller may see, in name order, as the JSON array of their
     /// descriptors. When nothing is filtered (an unrestricted policy, no
     /// disabled tool, no pins, no provider) these are the bytes baked at
-    /// build time; otherwise the baked descriptor texts are joined. No JSON
-    /// value is built either way.
+    /// build time; otherwise the descriptor texts joined, kept for the next
+    /// caller who sees the same tools. No JSON value is built either way.
     pub fn list(&self, caller: &Caller) -> Listing {
+        let (text, count) = self.listed_counted(caller);
+        let json = match text {
+            ListText::Baked(text) => Cow::Borrowed(text),
+            other => Cow::Owned(String::from(&*other)),
+        };
+        Listing { json, count }
+    }
+
+    /// [`Registry::list`]'s text, shared rather than copied.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn listed(&self, caller: &Caller) -> ListText {
+        self.listed_counted(caller).0
+    }
+
+    fn listed_counted(&self, caller: &Caller) -> (ListText, usize) {
         if self.is_unfiltered(caller) {
-            return Listing {
-                json: Cow::Borrowed(self.inner.table.list_json()),
-                count: self.inner.table.len(),
-            };
+            let table = self.inner.table;
+            return (ListText::Baked(table.list_json()), table.len());
         }
-        let entries = self.entries();
+        let (entries, epoch) = self.entries_at();
+        let mut set = vec![0u64; entries.len().div_ceil(64)].into_boxed_slice();
+        for (i, entry) in entries.iter().enumerate() {
+            if self.visible(entry, caller) {
+                set[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let mut cache = self.inner.lists.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.epoch != epoch {
+            cache.lists.clear();
+            cache.epoch = epoch;
+        }
+        if let Some((text, count)) = cache.lists.get(&set) {
+            return (ListText::Shared(text.clone()), *count);
+        }
         let mut json = String::with_capacity(self.inner.table.list_json().len() + 2);
         json.push('[');
         let mut count = 0;
-        for entry in entries.iter().filter(|e| self.visible(e, caller)) {
-            if count > 0 {
-                json.push(',');
+        for (i, entry) in entries.iter().enumerate() {
+            if set[i / 64] & (1 << (i % 64)) != 0 {
+                if count > 0 {
+                    json.push(',');
+                }
+                json.push_str(entry.descriptor_json());
+                count += 1;
             }
-            json.push_str(entry.descriptor_json());
-            count += 1;
         }
         json.push(']');
-        Listing {
-            json: Cow::Owned(json),
-            count,
+        let text: Arc<str> = json.into();
+        if cache.lists.len() >= CACHED_LISTS {
+            cache.lists.clear();
         }
+        cache.lists.insert(set, (text.clone(), count));
+        (ListText::Shared(text), count)
     }
 
     /// The entries a caller may see, in name order (for adapters that need
@@ -702,6 +777,7 @@ impl<C: 'static> Registry<C> {
         provided.tools.extend(registered.into_iter().map(Arc::new));
         provided.tools.sort_by(|a, b| a.name.cmp(&b.name));
         provided.providers.insert(name);
+        provided.epoch += 1;
         drop(provided);
         self.changed();
         Ok(count)

@@ -9,6 +9,7 @@
 //! starts, and a bad one is refused with a sentence naming it.
 
 use crate::serve::adapter::McpServer;
+use crate::serve::listing::Lister;
 use crate::serve::policy::Caller;
 use crate::serve::registry::Registry;
 use rmcp::ServerHandler;
@@ -106,10 +107,13 @@ pub(crate) struct Limits {
 
 type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
+type Lists<H> = fn(&H, bool) -> Arc<dyn Lister>;
+
 /// A server whose settings passed, about to serve.
 struct Prepared<H> {
     handler: H,
     limits: Limits,
+    lister: Option<Lists<H>>,
     #[cfg(feature = "http")]
     gate: crate::serve::http::Gate,
     shutdown: CancellationToken,
@@ -131,6 +135,10 @@ struct Prepared<H> {
 pub struct Server<H> {
     handler: H,
     limits: Limits,
+    /// Makes the lister that answers `tools/list` before rmcp (for a
+    /// stateless transport or not); only a registry served through
+    /// [`McpServer`] has one.
+    lister: Option<Lists<H>>,
     #[cfg(feature = "http")]
     gate: crate::serve::http::Gate,
     signals: bool,
@@ -144,6 +152,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     pub fn new(registry: Registry<C>, context: impl Into<Arc<C>>) -> Server<McpServer<C>> {
         #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
         let mut server = Server::from_handler(McpServer::new(registry.clone(), context.into()));
+        server.lister = Some(McpServer::lister);
         #[cfg(feature = "auth")]
         {
             server.gate.tools = Some(Arc::new(registry));
@@ -153,6 +162,15 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
 
     fn adapt(mut self, f: impl FnOnce(McpServer<C>) -> McpServer<C>) -> Server<McpServer<C>> {
         self.handler = f(self.handler);
+        self
+    }
+
+    /// Whether `tools/list` is answered from the descriptors' JSON text
+    /// before rmcp sees it (default: yes). Off, every listing goes through
+    /// rmcp's typed path: the same answer, at the cost of parsing and
+    /// serialising every tool again; for comparing the two.
+    pub fn baked_lists(mut self, enabled: bool) -> Server<McpServer<C>> {
+        self.lister = enabled.then_some(McpServer::lister as Lists<McpServer<C>>);
         self
     }
 
@@ -243,6 +261,7 @@ where
     pub fn from_handler(handler: H) -> Server<H> {
         Server {
             handler,
+            lister: None,
             limits: Limits {
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 max_depth: DEFAULT_MAX_DEPTH,
@@ -391,6 +410,7 @@ where
         Ok(Prepared {
             handler: self.handler,
             limits: self.limits,
+            lister: self.lister,
             #[cfg(feature = "http")]
             gate: self.gate,
             shutdown,
@@ -402,11 +422,13 @@ where
     pub async fn stdio(self) -> Result<(), ServeError> {
         let prepared = self.prepare()?;
         tracing::info!("serving MCP on stdio");
+        let lister = prepared.lister.map(|make| make(&prepared.handler, false));
         crate::serve::stdio::serve(
             prepared.handler,
             crate::serve::stdio::Input::<tokio::io::Empty>::Stdin,
             tokio::io::stdout(),
             prepared.limits,
+            lister,
             prepared.shutdown,
         )
         .await
@@ -420,11 +442,13 @@ where
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let prepared = self.prepare()?;
+        let lister = prepared.lister.map(|make| make(&prepared.handler, false));
         crate::serve::stdio::serve(
             prepared.handler,
             crate::serve::stdio::Input::Reader(reader),
             writer,
             prepared.limits,
+            lister,
             prepared.shutdown,
         )
         .await
@@ -445,10 +469,12 @@ where
     #[cfg(feature = "http")]
     pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
         let prepared = self.prepare()?;
+        let lister = prepared.lister.map(|make| make(&prepared.handler, true));
         crate::serve::http::serve(
             prepared.handler,
             listener,
             prepared.limits,
+            lister,
             prepared.gate,
             prepared.shutdown,
         )

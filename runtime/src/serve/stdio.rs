@@ -2,16 +2,21 @@
 //!
 //! Lines are read with a bound on their length and handed to the guard
 //! ([`super::guard`]); a line that passes goes to rmcp through an in-process
-//! pipe, and a line that does not is answered here. One task writes
+//! pipe, and a line that does not is answered here, as is a `tools/list`
+//! the lister can answer from the descriptors' text ([`super::listing`]).
+//! One task writes
 //! everything to the output, so an answer never interleaves with another.
 //! When the input ends, rmcp finishes the requests in flight, the pipe
 //! drains, and serving returns with every answer written.
 
 use crate::serve::guard::{self, Kind};
+use crate::serve::listing::Lister;
+use crate::serve::policy::Caller;
 use crate::serve::server::{Limits, ServeError};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ServerHandler, ServiceExt};
 use std::io::BufRead;
+use std::sync::Arc;
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt,
 };
@@ -49,6 +54,7 @@ pub(crate) async fn serve<H, R, W>(
     input: Input<R>,
     output: W,
     limits: Limits,
+    lister: Option<Arc<dyn Lister>>,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError>
 where
@@ -77,7 +83,7 @@ where
     let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
     let (answers_tx, answers_rx) = mpsc::channel::<String>(LINES_AHEAD);
     let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx));
-    tokio::spawn(guard_lines(lines_rx, to_rmcp, answers_tx, limits));
+    tokio::spawn(guard_lines(lines_rx, to_rmcp, answers_tx, limits, lister));
 
     let (read, write) = tokio::io::split(rmcp_side);
     // The guard already refused longer lines; rmcp's own limit only backs it up.
@@ -244,7 +250,11 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
     mut to_rmcp: P,
     answers: mpsc::Sender<String>,
     limits: Limits,
+    lister: Option<Arc<dyn Lister>>,
 ) {
+    // Nobody authenticates on stdio: the caller is whoever started the
+    // server.
+    let operator = Caller::operator();
     // rmcp ends a stdio session whose first message is not a request; a
     // stray notification or response before the first request is dropped
     // here instead (they are never answered anyway).
@@ -275,6 +285,17 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
             }
             Ok(passed) if !opened && passed.kind != Kind::Request => {
                 tracing::debug!("a message before the first request was dropped");
+            }
+            Ok(passed)
+                if let Some(answer) = passed
+                    .lists_tools
+                    .then_some(lister.as_ref())
+                    .flatten()
+                    .and_then(|lister| lister.answer(&line, &operator, None)) =>
+            {
+                if answers.send(answer).await.is_err() {
+                    break;
+                }
             }
             Ok(_) => {
                 opened = true;

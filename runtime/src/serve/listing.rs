@@ -1,0 +1,212 @@
+//! `tools/list` answered from the descriptors' own text, before rmcp.
+//!
+//! rmcp answers a listing by parsing every descriptor into a `Tool` and
+//! serialising it again, so each request costs what the whole table costs.
+//! The descriptors are JSON text already (baked at build time, or kept by a
+//! provider), so both transports hand a `tools/list` request here first, and
+//! one this module can answer exactly as rmcp would is answered by copying
+//! that text into the response. What is not certain (a request of an
+//! unusual shape, an era the transport cannot tell, a caller only a custom
+//! function can name, a cursor this server did not give out) goes on to
+//! rmcp unchanged: the fast path may decline, never differ. The serving
+//! tests compare its answers with rmcp's for every era, page and policy
+//! they serve.
+
+use crate::call::handle::Era;
+use crate::serve::policy::Caller;
+use crate::serve::registry::{ListText, Registry};
+use rmcp::model::{
+    CacheScope, PaginatedRequestParams, ProtocolVersion, RequestId, RequestMetaObject,
+};
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+/// Who the caller of a request is, as the adapter was told to decide it.
+#[derive(Clone)]
+pub(crate) enum CallerSource {
+    /// The caller the transport established: the token's holder when HTTP
+    /// authenticates, otherwise the operator.
+    Transport,
+    /// The same caller for every request.
+    Fixed(Caller),
+    /// A function of rmcp's request context, which only rmcp can build: a
+    /// listing for such a caller always goes through rmcp.
+    Custom(crate::serve::adapter::CallerFn),
+}
+
+/// What a session negotiated with `initialize`, once the client said it is
+/// initialized: the era of its requests that carry no version of their own.
+#[derive(Default)]
+pub(crate) struct Negotiated(OnceLock<ProtocolVersion>);
+
+impl Negotiated {
+    /// Records the version the session opened with.
+    pub(crate) fn set(&self, version: ProtocolVersion) {
+        let _ = self.0.set(version);
+    }
+
+    fn get(&self) -> Option<&ProtocolVersion> {
+        self.0.get()
+    }
+}
+
+/// The settings of a listing that are the adapter's, not the registry's.
+#[derive(Clone, Copy)]
+pub(crate) struct Shape {
+    /// How long a 2026-07-28 client may treat a listing as fresh.
+    pub ttl_ms: u64,
+    /// The most tools a page holds; `None` for one page.
+    pub page_size: Option<usize>,
+}
+
+/// The bounds of the page a cursor starts: `None` when the cursor is not
+/// one this server gave out. The one rule for both paths.
+pub(crate) fn page(
+    cursor: Option<&str>,
+    visible: usize,
+    page_size: Option<usize>,
+) -> Option<(usize, usize)> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => cursor.parse::<usize>().ok().filter(|i| *i <= visible)?,
+    };
+    let end = page_size.map_or(visible, |size| start.saturating_add(size).min(visible));
+    Some((start, end))
+}
+
+/// Whether a listing may be cached for everyone (`public`) or only for
+/// the caller who asked (`private`): public when it cannot depend on who
+/// asks. The one rule for both paths.
+pub(crate) fn cache_scope<C: 'static>(registry: &Registry<C>, caller: &Caller) -> CacheScope {
+    if caller.pins().is_none() && registry.lists_alike_for(caller) {
+        CacheScope::Public
+    } else {
+        CacheScope::Private
+    }
+}
+
+/// Answers `tools/list` requests of one transport from the descriptors'
+/// text, or declines.
+pub(crate) trait Lister: Send + Sync {
+    /// The whole JSON-RPC response to `request`, asked by `transport_caller`
+    /// (the caller the transport established), or `None` for rmcp to answer.
+    /// `header_version` is the HTTP `MCP-Protocol-Version`, which a request
+    /// must carry and match there; `None` on stdio.
+    fn answer(
+        &self,
+        request: &[u8],
+        transport_caller: &Caller,
+        header_version: Option<&str>,
+    ) -> Option<String>;
+}
+
+/// The lister of an adapter: its registry, shape, caller and session.
+pub(crate) struct Listing<C: 'static> {
+    pub registry: Registry<C>,
+    pub shape: Shape,
+    pub caller: CallerSource,
+    /// The session the transport serves (stdio), whose `initialize` decides
+    /// the era of requests without a version of their own; `None` where
+    /// every request must carry its version (stateless HTTP).
+    pub session: Option<Arc<Negotiated>>,
+}
+
+/// A `tools/list` request, read with rmcp's own types so that what is
+/// accepted here is what rmcp accepts.
+#[derive(serde::Deserialize)]
+struct Request {
+    jsonrpc: String,
+    id: RequestId,
+    method: String,
+    #[serde(default)]
+    params: Option<PaginatedRequestParams>,
+}
+
+impl<C: Send + Sync + 'static> Lister for Listing<C> {
+    fn answer(
+        &self,
+        request: &[u8],
+        transport_caller: &Caller,
+        header_version: Option<&str>,
+    ) -> Option<String> {
+        let request: Request = serde_json::from_slice(request).ok()?;
+        if request.jsonrpc != "2.0" || request.method != "tools/list" {
+            return None;
+        }
+        let params = request.params.unwrap_or_default();
+        let era = self.era(&params, header_version)?;
+        let caller = match &self.caller {
+            CallerSource::Transport => transport_caller,
+            CallerSource::Fixed(caller) => caller,
+            CallerSource::Custom(_) => return None,
+        };
+        let (tools, next) = self.tools(caller, params.cursor.as_deref())?;
+        let mut out = String::with_capacity(tools.len() + 160);
+        out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+        out.push_str(&serde_json::to_string(&request.id).ok()?);
+        out.push_str(r#","result":{"tools":"#);
+        out.push_str(&tools);
+        if let Some(next) = next {
+            let _ = write!(out, r#","nextCursor":"{next}""#);
+        }
+        // Caching hints are part of the 2026-07-28 revision; earlier peers
+        // get the listing exactly as their revision defines it.
+        if era == Era::Current {
+            let scope = serde_json::to_string(&cache_scope(&self.registry, caller)).ok()?;
+            let _ = write!(
+                out,
+                r#","resultType":"complete","ttlMs":{},"cacheScope":{scope}"#,
+                self.shape.ttl_ms
+            );
+        }
+        out.push_str("}}");
+        Some(out)
+    }
+}
+
+impl<C: Send + Sync + 'static> Listing<C> {
+    /// The era rmcp would serve this request in, when it is certain: a
+    /// request naming a supported 2026-07-28 (or later) version with every
+    /// key that revision requires, or one naming none in a session that
+    /// opened on an earlier revision.
+    fn era(&self, params: &PaginatedRequestParams, header_version: Option<&str>) -> Option<Era> {
+        let none = RequestMetaObject::default();
+        let meta = params.meta.as_ref().unwrap_or(&none);
+        match meta.protocol_version() {
+            Some(version) => {
+                let current = version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
+                let known = ProtocolVersion::KNOWN_VERSIONS.contains(&version);
+                let complete = meta
+                    .missing_required_keys(&ProtocolVersion::V_2026_07_28)
+                    .is_empty();
+                let matches = header_version.is_none_or(|h| h == version.as_str());
+                (current && known && complete && matches).then_some(Era::Current)
+            }
+            None if header_version.is_some() => None,
+            None => {
+                let negotiated = self.session.as_ref()?.get()?;
+                (negotiated.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+                    .then_some(Era::Legacy)
+            }
+        }
+    }
+
+    /// The page of descriptors as a JSON array, and the cursor of the next
+    /// page; `None` for a cursor this server did not give out.
+    fn tools(&self, caller: &Caller, cursor: Option<&str>) -> Option<(ListText, Option<usize>)> {
+        if cursor.is_none() && self.shape.page_size.is_none() {
+            return Some((self.registry.listed(caller), None));
+        }
+        let entries = self.registry.visible_entries(caller);
+        let (start, end) = page(cursor, entries.len(), self.shape.page_size)?;
+        let mut json = String::from("[");
+        for (i, entry) in entries[start..end].iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push_str(entry.descriptor_json());
+        }
+        json.push(']');
+        Some((ListText::Owned(json), (end < entries.len()).then_some(end)))
+    }
+}
