@@ -275,55 +275,6 @@ struct Method {
     lists_tools: bool,
 }
 
-impl<'de> Deserialize<'de> for Method {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Method, D::Error> {
-        struct MethodVisitor;
-        impl<'de> Visitor<'de> for MethodVisitor {
-            type Value = Method;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E: de::Error>(self, method: &str) -> Result<Method, E> {
-                Ok(Method {
-                    shape: Shape::String,
-                    lists_tools: method == "tools/list",
-                })
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Method, A::Error> {
-                ShapeVisitor.visit_map(map).map(Method::other)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Method, A::Error> {
-                ShapeVisitor.visit_seq(seq).map(Method::other)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Method, E> {
-                Ok(Method::other(Shape::Other))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Method, E> {
-                Ok(Method::other(Shape::Other))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Method, E> {
-                Ok(Method::other(Shape::Other))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Method, E> {
-                Ok(Method::other(Shape::Other))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Method, E> {
-                Ok(Method::other(Shape::Null))
-            }
-        }
-        deserializer.deserialize_any(MethodVisitor)
-    }
-}
-
-impl Method {
-    fn other(shape: Shape) -> Method {
-        Method {
-            shape,
-            lists_tools: false,
-        }
-    }
-}
-
 /// What kind of JSON value a member holds, read without keeping it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
@@ -404,44 +355,81 @@ impl Params {
     }
 }
 
-/// Reads any JSON value as its [`Shape`], keeping nothing.
-struct ShapeVisitor;
-impl<'de> Visitor<'de> for ShapeVisitor {
-    type Value = Shape;
+/// What a JSON value is read as: its [`Shape`], or (for a string) what
+/// the string says.
+trait Classified: Sized {
+    fn of_shape(shape: Shape) -> Self;
+    fn of_str(_: &str) -> Self {
+        Self::of_shape(Shape::String)
+    }
+}
+
+impl Classified for Shape {
+    fn of_shape(shape: Shape) -> Shape {
+        shape
+    }
+}
+
+impl Classified for Method {
+    fn of_shape(shape: Shape) -> Method {
+        Method {
+            shape,
+            lists_tools: false,
+        }
+    }
+    fn of_str(method: &str) -> Method {
+        Method {
+            shape: Shape::String,
+            lists_tools: method == "tools/list",
+        }
+    }
+}
+
+/// Reads any JSON value as a [`Classified`], keeping nothing.
+struct Classify<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Classified> Visitor<'de> for Classify<T> {
+    type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Shape::Object)
+        Ok(T::of_shape(Shape::Object))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Shape::Other)
+        Ok(T::of_shape(Shape::Other))
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape, E> {
-        Ok(Shape::String)
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        Ok(T::of_str(text))
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape, E> {
-        Ok(Shape::Other)
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
+        Ok(T::of_shape(Shape::Other))
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape, E> {
-        Ok(Shape::Other)
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<T, E> {
+        Ok(T::of_shape(Shape::Other))
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape, E> {
-        Ok(Shape::Other)
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<T, E> {
+        Ok(T::of_shape(Shape::Other))
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape, E> {
-        Ok(Shape::Other)
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<T, E> {
+        Ok(T::of_shape(Shape::Other))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
-        Ok(Shape::Null)
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        Ok(T::of_shape(Shape::Null))
     }
 }
 
 impl<'de> Deserialize<'de> for Shape {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Shape, D::Error> {
-        deserializer.deserialize_any(ShapeVisitor)
+        deserializer.deserialize_any(Classify(std::marker::PhantomData))
+    }
+}
+
+impl<'de> Deserialize<'de> for Method {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Method, D::Error> {
+        deserializer.deserialize_any(Classify(std::marker::PhantomData))
     }
 }
 
