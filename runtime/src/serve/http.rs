@@ -155,6 +155,12 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
             },
             () = shutdown.cancelled() => break,
         };
+        // rmcp ends a streamed answer with a small write of its own; with
+        // Nagle's algorithm that write waits for the client's delayed ACK
+        // (about 40 ms on Linux), so every such answer would arrive late.
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%peer, %error, "cannot set TCP_NODELAY on a connection");
+        }
         let Ok(place) = connections.clone().try_acquire_owned() else {
             tracing::warn!(%peer, max_connections = shared.gate.max_connections, "a connection over the limit was refused");
             tokio::spawn(refuse_connection(stream));

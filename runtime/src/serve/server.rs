@@ -426,7 +426,7 @@ where
         crate::serve::stdio::serve(
             prepared.handler,
             crate::serve::stdio::Input::<tokio::io::Empty>::Stdin,
-            tokio::io::stdout(),
+            crate::serve::stdio::Output::<tokio::io::Sink>::Stdout,
             prepared.limits,
             lister,
             prepared.shutdown,
@@ -446,7 +446,7 @@ where
         crate::serve::stdio::serve(
             prepared.handler,
             crate::serve::stdio::Input::Reader(reader),
-            writer,
+            crate::serve::stdio::Output::Writer(writer),
             prepared.limits,
             lister,
             prepared.shutdown,

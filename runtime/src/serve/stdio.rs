@@ -47,12 +47,100 @@ pub(crate) enum Input<R> {
     Stdin,
 }
 
+/// Where the answers go.
+pub(crate) enum Output<W> {
+    /// An async writer (a pipe, a socket, a test's duplex stream).
+    Writer(W),
+    /// The process's stdout, written on a thread of its own: tokio's stdout
+    /// sends every write and every flush to its blocking pool, a thread
+    /// switch each, which is most of what an answer costs.
+    Stdout,
+}
+
+/// The writer of the output, as [`write_out`] uses it.
+enum Out<W> {
+    Async(W),
+    Thread(StdoutThread),
+}
+
+impl<W: AsyncWrite + Unpin> Out<W> {
+    async fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Out::Async(writer) => {
+                writer.write_all(bytes).await?;
+                writer.flush().await
+            }
+            Out::Thread(thread) => thread.put(bytes.to_vec()).await,
+        }
+    }
+
+    /// Waits until everything put was written.
+    async fn finish(self) -> std::io::Result<()> {
+        match self {
+            Out::Async(mut writer) => writer.flush().await,
+            Out::Thread(thread) => thread.finish().await,
+        }
+    }
+}
+
+/// A thread that writes what it is given to stdout, flushing whenever it
+/// has nothing more to write.
+struct StdoutThread {
+    chunks: mpsc::Sender<Vec<u8>>,
+    done: tokio::sync::oneshot::Receiver<std::io::Result<()>>,
+}
+
+impl StdoutThread {
+    fn start() -> Result<StdoutThread, ServeError> {
+        let (chunks, mut received) = mpsc::channel::<Vec<u8>>(LINES_AHEAD);
+        let (finished, done) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("tooltable-stdout".into())
+            .spawn(move || {
+                use std::io::Write;
+                let stdout = std::io::stdout();
+                let mut out = stdout.lock();
+                let mut write = || -> std::io::Result<()> {
+                    while let Some(chunk) = received.blocking_recv() {
+                        out.write_all(&chunk)?;
+                        while let Ok(more) = received.try_recv() {
+                            out.write_all(&more)?;
+                        }
+                        out.flush()?;
+                    }
+                    out.flush()
+                };
+                let _ = finished.send(write());
+            })
+            .map_err(|e| ServeError::io("cannot start the thread that writes stdout", e))?;
+        Ok(StdoutThread { chunks, done })
+    }
+
+    async fn put(&mut self, chunk: Vec<u8>) -> std::io::Result<()> {
+        if self.chunks.send(chunk).await.is_ok() {
+            return Ok(());
+        }
+        // The thread stopped: its error says why.
+        match (&mut self.done).await {
+            Ok(Err(error)) => Err(error),
+            _ => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    async fn finish(self) -> std::io::Result<()> {
+        drop(self.chunks);
+        self.done
+            .await
+            .unwrap_or_else(|_| Err(std::io::ErrorKind::BrokenPipe.into()))
+    }
+}
+
 /// Serves `server` over newline-delimited JSON-RPC until the input ends or
 /// `shutdown` is cancelled.
 pub(crate) async fn serve<H, R, W>(
     server: H,
     input: Input<R>,
-    output: W,
+    output: Output<W>,
     limits: Limits,
     lister: Option<Arc<dyn Lister>>,
     shutdown: CancellationToken,
@@ -82,6 +170,10 @@ where
     let (rmcp_side, guard_side) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
     let (answers_tx, answers_rx) = mpsc::channel::<String>(LINES_AHEAD);
+    let output = match output {
+        Output::Writer(writer) => Out::Async(writer),
+        Output::Stdout => Out::Thread(StdoutThread::start()?),
+    };
     let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx));
     tokio::spawn(guard_lines(lines_rx, to_rmcp, answers_tx, limits, lister));
 
@@ -312,7 +404,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
 
 /// The one writer of the output: what rmcp writes, and the guard's answers.
 async fn write_out<W, P>(
-    mut output: W,
+    mut output: Out<W>,
     mut from_rmcp: P,
     mut answers: mpsc::Receiver<String>,
 ) -> std::io::Result<()>
@@ -326,17 +418,13 @@ where
         tokio::select! {
             read = from_rmcp.read(&mut buffer), if rmcp_open => match read {
                 Ok(0) | Err(_) => rmcp_open = false,
-                Ok(n) => {
-                    output.write_all(&buffer[..n]).await?;
-                    output.flush().await?;
-                }
+                Ok(n) => output.put(&buffer[..n]).await?,
             },
             answer = answers.recv(), if guard_open => match answer {
                 None => guard_open = false,
                 Some(mut line) => {
                     line.push('\n');
-                    output.write_all(line.as_bytes()).await?;
-                    output.flush().await?;
+                    output.put(line.as_bytes()).await?;
                 }
             },
         }
@@ -345,13 +433,12 @@ where
         if !rmcp_open {
             while let Ok(mut line) = answers.try_recv() {
                 line.push('\n');
-                output.write_all(line.as_bytes()).await?;
+                output.put(line.as_bytes()).await?;
             }
-            output.flush().await?;
             break;
         }
     }
-    Ok(())
+    output.finish().await
 }
 
 #[cfg(test)]
