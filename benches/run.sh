@@ -4,13 +4,19 @@
 # the same machine, reported as tooltable/rmcp ratios.
 #
 #   benches/run.sh           full mode: 3 rounds of everything (run-time
-#                            benchmarks, clean and incremental builds,
-#                            `tooltable check`, the example's build script),
-#                            then regenerates docs/benchmarks.md. Takes long
-#                            (the generated crates alone are minutes of
-#                            compilation on 2 cores); not part of .ci/run.
+#                            benchmarks in process and served by separate
+#                            processes, clean and incremental builds,
+#                            `tooltable check`, the example's build script,
+#                            the load test of benches/load.sh, with its
+#                            five-minute soak in round 1), then regenerates
+#                            docs/benchmarks.md. Takes long (the generated
+#                            crates alone are minutes of compilation on 2
+#                            cores); not part of .ci/run.
 #   benches/run.sh --quick   N = 10, one short round, the build measurements
-#                            on N = 10 only; writes its report under
+#                            on N = 10 only, no load test (building
+#                            notes-server and its twin optimised would take
+#                            CI minutes; `benches/load.sh --quick` runs it
+#                            alone); writes its report under
 #                            target/bench-crates/results/quick/ and leaves
 #                            docs/ alone. .ci/run calls it so the benchmarks
 #                            never rot.
@@ -75,6 +81,10 @@ log=$results/last-command.log
 
 echo "== building the harness and every generated crate (release)"
 (cd "$bench" && cargo build --release -q -p harness)
+if [[ $mode == full ]]; then
+    echo "== building notes-server and its rmcp twin for the load test (release)"
+    (cd "$bench" && cargo build --release -q -p notes-server -p notes_twin)
+fi
 echo "== building the generated crates' dependencies (debug)"
 for n in "${build_sizes[@]}"; do
     (cd "$bench" && cargo build -q -p "tt_n$n" -p "rmcp_stored_n$n")
@@ -84,6 +94,14 @@ done
 for round in $(seq 1 "$rounds"); do
     echo "== round $round of $rounds: run-time benchmarks"
     "$release/harness" "${harness_flags[@]}" --out "$results/run$round.tsv"
+
+    if [[ $mode == full ]]; then
+        echo "== round $round of $rounds: load over HTTP"
+        soak=0; [[ $round == 1 ]] && soak=300
+        benches/load.sh --out "$results/run$round.tsv" --duration 8 --soak "$soak"
+    else
+        echo "== round $round of $rounds: no load test in quick mode (benches/load.sh --quick runs it)"
+    fi
 
     echo "== round $round of $rounds: builds"
     for n in "${build_sizes[@]}"; do

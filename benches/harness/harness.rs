@@ -5,10 +5,13 @@
 //! generated crates; `benches/run.sh` builds and runs it.
 //!
 //! Usage: `harness [--quick] [--out FILE] [--only SUITE]`, where SUITE is
-//! list, dispatch, e2e, startup or lowering (`--only` is for profiling one
-//! suite under `perf` or callgrind). It first checks that both kinds of
-//! crate serve the same tools, then measures, and prints one
+//! list, dispatch, e2e, startup, lowering or served (`--only` is for
+//! profiling one suite under `perf` or callgrind). It first checks that both
+//! kinds of crate serve the same tools, then measures, and prints one
 //! `metric<TAB>value` line per measurement (also to FILE).
+//!
+//! `harness serve …` is one server process of the served suite (see
+//! [`serve`]); the suite starts them itself.
 
 mod connect;
 mod crates;
@@ -19,6 +22,8 @@ mod list;
 mod lowering;
 mod measure;
 mod results;
+mod serve;
+mod served;
 mod startup;
 mod suite;
 
@@ -26,6 +31,10 @@ use measure::Settings;
 use results::Results;
 
 fn main() {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().map(String::as_str) == Some("serve") {
+        serve::main(&all[1..]);
+    }
     let mut quick = false;
     let mut out = None;
     let mut only = None;
@@ -67,7 +76,7 @@ fn main() {
             eprintln!("cannot start a tokio runtime: {e}");
             std::process::exit(2);
         });
-    const SUITES: [&str; 5] = ["list", "dispatch", "e2e", "startup", "lowering"];
+    const SUITES: [&str; 6] = ["list", "dispatch", "e2e", "startup", "lowering", "served"];
     if let Some(suite) = only.as_deref()
         && !SUITES.contains(&suite)
     {
@@ -102,10 +111,17 @@ fn main() {
         crates::each(&mut startup::Startup {
             settings,
             results: &mut results,
+            runtime: &runtime,
         });
     }
     if runs("lowering") {
         crates::each(&mut lowering::Lowering {
+            settings,
+            results: &mut results,
+        });
+    }
+    if runs("served") {
+        crates::each(&mut served::Served {
             settings,
             results: &mut results,
         });

@@ -7,12 +7,23 @@
 //! thread-local, so the first router built on a thread (a server starting)
 //! pays for every schema and later ones do not: "cold" builds each server
 //! once on a fresh thread, "warm" builds it again and again on one thread.
+//!
+//! A server has started when it can answer, so "cold with the first list"
+//! also answers one `tools/list` through `ServerHandler::list_tools` on the
+//! fresh thread: tooltable's adapter parses each baked descriptor into
+//! rmcp's `Tool` on its first listing (and keeps it), which the bare
+//! start-up leaves out; rmcp's stored router clones the `Tool`s it built.
 
+use crate::connect::connect;
 use crate::measure::{Settings, batch, compare, median};
 use crate::results::Results;
 use crate::suite::{Crates, Visit};
 use rmcp::ServerHandler;
+use rmcp::model::{ListToolsResult, NumberOrString};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use std::future::Future;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 use tooltable::Table;
 use tooltable::serve::McpServer;
@@ -24,6 +35,8 @@ pub struct Startup<'r> {
     pub settings: Settings,
     /// Where the numbers go.
     pub results: &'r mut Results,
+    /// The runtime a session runs on, for the peer a request context needs.
+    pub runtime: &'r tokio::runtime::Runtime,
 }
 
 impl Visit for Startup<'_> {
@@ -35,18 +48,44 @@ impl Visit for Startup<'_> {
     {
         let n = crates.n;
         let (table, context, stored) = (crates.table, crates.context, crates.stored);
-        let mut tooltable_cold = Vec::new();
-        let mut rmcp_cold = Vec::new();
+        // Only rmcp can make a server-side peer; any running session's will do.
+        let connection = self
+            .runtime
+            .block_on(connect(tooltable_server(table, context)));
+        let peer = connection.server.clone();
+        // The four cold figures take their samples in turn, so that the
+        // allocator's state after one thread is alike for all of them.
+        let mut cold: [Vec<Duration>; 4] = Default::default();
         for _ in 0..self.settings.samples {
-            tooltable_cold.push(on_fresh_thread(move || tooltable_server(table, context)));
-            rmcp_cold.push(on_fresh_thread(stored));
+            cold[0].push(on_fresh_thread(move || tooltable_server(table, context)));
+            cold[1].push(on_fresh_thread(stored));
+            let (time, listed) = on_fresh_thread_with(request(&peer), move |request| {
+                let server = tooltable_server(table, context);
+                let listed = ready(server.list_tools(None, request));
+                (server, listed)
+            });
+            expect_listing("tooltable", listed, n);
+            cold[2].push(time);
+            let (time, listed) = on_fresh_thread_with(request(&peer), move |request| {
+                let server = stored();
+                let listed = ready(server.list_tools(None, request));
+                (server, listed)
+            });
+            expect_listing("rmcp", listed, n);
+            cold[3].push(time);
         }
-        self.results.record(
-            &format!("startup/{n}/tooltable-cold"),
-            nanos(tooltable_cold),
-        );
-        self.results
-            .record(&format!("startup/{n}/rmcp-cold"), nanos(rmcp_cold));
+        drop(connection);
+        let names = [
+            "startup/{n}/tooltable-cold",
+            "startup/{n}/rmcp-cold",
+            "startup-list/{n}/tooltable-cold",
+            "startup-list/{n}/rmcp-cold",
+        ];
+        for (name, samples) in names.iter().zip(cold) {
+            self.results
+                .record(&name.replace("{n}", &n.to_string()), nanos(samples));
+        }
+
         let mut candidates = vec![batch(|| tooltable_server(table, context)), batch(stored)];
         let times = compare(self.settings, &mut candidates);
         self.results
@@ -60,7 +99,10 @@ fn tooltable_server<C: Send + Sync + 'static>(
     table: &'static Table<C>,
     context: fn() -> C,
 ) -> McpServer<C> {
-    McpServer::new(Registry::builder(table).max_tier(Tier::Destructive).build(), Arc::new(context()))
+    McpServer::new(
+        Registry::builder(table).max_tier(Tier::Destructive).build(),
+        Arc::new(context()),
+    )
 }
 
 /// Times one call of `make` on a new thread, where no cache is warm yet.
@@ -76,6 +118,68 @@ fn on_fresh_thread<T: 'static>(make: impl FnOnce() -> T + Send + 'static) -> Dur
         eprintln!("building a server panicked on its own thread");
         std::process::exit(2);
     })
+}
+
+/// Times one call of `make(input)` on a new thread, where no cache is warm
+/// yet. `make` returns a server and what it answered; both are dropped on
+/// that thread, untimed, and the answer's number of tools (or its error)
+/// is returned with the time.
+fn on_fresh_thread_with<I, T>(
+    input: I,
+    make: impl FnOnce(I) -> (T, Result<ListToolsResult, rmcp::ErrorData>) + Send + 'static,
+) -> (Duration, Result<usize, String>)
+where
+    I: Send + 'static,
+    T: 'static,
+{
+    let thread = std::thread::spawn(move || {
+        let start = Instant::now();
+        let made = std::hint::black_box(make(input));
+        let elapsed = start.elapsed();
+        let (server, answer) = made;
+        let listed = answer
+            .as_ref()
+            .map(|list| list.tools.len())
+            .map_err(|e| format!("{e:?}"));
+        drop((server, answer));
+        (elapsed, listed)
+    });
+    thread.join().unwrap_or_else(|_| {
+        eprintln!("building a server panicked on its own thread");
+        std::process::exit(2);
+    })
+}
+
+/// A fresh request context, as rmcp's service makes one per request.
+fn request(peer: &Peer<RoleServer>) -> RequestContext<RoleServer> {
+    RequestContext::new(NumberOrString::Number(1), peer.clone())
+}
+
+/// The output of a future that finishes on its first poll (both servers'
+/// `list_tools` do: nothing in them waits); one that does not stops the run
+/// rather than be timed with a runtime in the loop.
+fn ready<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(output) => output,
+        Poll::Pending => {
+            eprintln!("a server's list_tools waited on its first poll; start-up cannot time it");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn expect_listing(server: &str, listed: Result<usize, String>, n: usize) {
+    match listed {
+        Ok(count) if count == n => {}
+        other => {
+            eprintln!("{server} did not list its {n} tools at start-up: {other:?}");
+            std::process::exit(2);
+        }
+    }
 }
 
 fn nanos(samples: Vec<Duration>) -> f64 {

@@ -18,7 +18,7 @@ pub const PACKAGE: &str = "harness";
 /// The harness's sources, from benches/harness. Its entry point is kept as
 /// `harness.rs` there: cargo would take a `benches/harness/main.rs` for a
 /// bench target of the root package.
-const SOURCES: [(&str, &str); 11] = [
+const SOURCES: [(&str, &str); 13] = [
     ("main.rs", include_str!("../../harness/harness.rs")),
     ("connect.rs", include_str!("../../harness/connect.rs")),
     ("dispatch.rs", include_str!("../../harness/dispatch.rs")),
@@ -31,6 +31,8 @@ const SOURCES: [(&str, &str); 11] = [
     ("lowering.rs", include_str!("../../harness/lowering.rs")),
     ("measure.rs", include_str!("../../harness/measure.rs")),
     ("results.rs", include_str!("../../harness/results.rs")),
+    ("serve.rs", include_str!("../../harness/serve.rs")),
+    ("served.rs", include_str!("../../harness/served.rs")),
     ("startup.rs", include_str!("../../harness/startup.rs")),
     ("suite.rs", include_str!("../../harness/suite.rs")),
 ];
@@ -46,11 +48,17 @@ edition = "2024"
 publish = false
 
 [dependencies]
-tooltable = {{ path = "{repo}", features = ["serve"] }}
+tooltable = {{ path = "{repo}", features = ["serve", "http"] }}
 tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
-rmcp = {{ version = "3.11", default-features = false, features = ["server", "client", "macros", "transport-io"] }}
+rmcp = {{ version = "3.11", default-features = false, features = ["server", "client", "macros", "transport-io", "transport-streamable-http-server"] }}
 serde_json = "1"
-tokio = {{ version = "1", features = ["rt", "macros", "io-util", "sync"] }}
+tokio = {{ version = "1", features = ["rt", "rt-multi-thread", "macros", "io-util", "io-std", "net", "sync", "time"] }}
+hyper = {{ version = "1", features = ["server", "http1"] }}
+hyper-util = {{ version = "0.1", features = ["tokio"] }}
+http = "1"
+http-body-util = "0.1"
+bytes = "1"
+libc = "0.2"
 "#
     );
     for &n in sizes {

@@ -2,7 +2,8 @@
 //!
 //! - `generate --repo DIR --out DIR --sizes 10,100,1000` writes, for each
 //!   size N, a tooltable server and two rmcp servers with N equivalent tools
-//!   (see [`spec`]), and the harness that measures them, as one workspace.
+//!   (see [`spec`]), the harness that measures them, and an rmcp twin of
+//!   examples/notes-server for the load test, as one workspace.
 //! - `report --results DIR --machine FILE --command TEXT --out FILE` reads
 //!   the measurements of every repeated run and writes docs/benchmarks.md
 //!   from the template in benches/report.md.
@@ -15,6 +16,7 @@ mod report;
 mod rmcp_crate;
 mod spec;
 mod tooltable_crate;
+mod twin_crate;
 mod workspace;
 
 use std::path::PathBuf;

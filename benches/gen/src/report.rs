@@ -128,147 +128,278 @@ fn ratio(runs: &[Run], ours: &str, theirs: &str) -> Option<Spread> {
 
 /// A comparison the ratio table shows, for each size measured.
 struct Spec {
+    /// The row's first cell; `{n}` is replaced by the size.
     measure: &'static str,
-    /// tooltable's metric, with `{n}` for the size.
+    /// tooltable's metric, with `{n}` for the size (or the connections).
     ours: &'static str,
     /// rmcp's metric (or the whole, for a share), with `{n}` for the size.
     theirs: &'static str,
-    /// The largest ratio that meets the target, and the sizes it applies to.
-    target: Option<(f64, &'static [usize])>,
-    /// Whether the ratio is a part of a whole (shown as a percentage)
-    /// rather than tooltable against rmcp (shown as a speed).
-    share: bool,
+    /// The target, if any.
+    target: Option<Target>,
+    /// How the "tooltable" column reads the ratio.
+    reading: Reading,
+    /// The values `{n}` takes: numbers of tools, or of connections.
+    axis: Axis,
+}
+
+/// A bound on a ratio, for some sizes.
+#[derive(Clone, Copy)]
+struct Target {
+    bound: f64,
+    /// Whether the ratio must be at least the bound (a throughput) rather
+    /// than at most (a time).
+    at_least: bool,
+    sizes: &'static [usize],
+}
+
+/// How a ratio reads in words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// A time, tooltable against rmcp: "3× faster".
+    Speed,
+    /// A part of a whole: "3.1 % of it".
+    Share,
+    /// CPU time, tooltable against rmcp: "12× less CPU".
+    Cpu,
+    /// CPU time against the cost of writing the bytes: "1.4× the baseline".
+    Baseline,
+    /// Requests per second, tooltable against rmcp: "1.2× rmcp's".
+    Throughput,
+}
+
+/// What `{n}` counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    /// Tools in the generated crates: 10, 100, 1000.
+    Tools,
+    /// Concurrent connections of the load test: 1, 16, 64.
+    Connections,
+}
+
+impl Axis {
+    fn values(self) -> &'static [usize] {
+        match self {
+            Axis::Tools => ALL,
+            Axis::Connections => CONNECTIONS,
+        }
+    }
+
+    fn cell(self, n: usize) -> String {
+        match self {
+            Axis::Tools => n.to_string(),
+            Axis::Connections => format!("{n} conn."),
+        }
+    }
+}
+
+impl Spec {
+    const fn new(measure: &'static str, ours: &'static str, theirs: &'static str) -> Spec {
+        Spec {
+            measure,
+            ours,
+            theirs,
+            target: None,
+            reading: Reading::Speed,
+            axis: Axis::Tools,
+        }
+    }
+
+    /// The target: a ratio of at most `bound` at `sizes`.
+    const fn at_most(mut self, bound: f64, sizes: &'static [usize]) -> Spec {
+        self.target = Some(Target {
+            bound,
+            at_least: false,
+            sizes,
+        });
+        self
+    }
+
+    /// The target: a ratio of at least `bound` at `sizes`.
+    const fn at_least(mut self, bound: f64, sizes: &'static [usize]) -> Spec {
+        self.target = Some(Target {
+            bound,
+            at_least: true,
+            sizes,
+        });
+        self
+    }
+
+    const fn reading(mut self, reading: Reading) -> Spec {
+        self.reading = reading;
+        self
+    }
+
+    const fn per_connections(mut self) -> Spec {
+        self.axis = Axis::Connections;
+        self
+    }
 }
 
 const ALL: &[usize] = &[10, 100, 1000];
+/// The concurrencies of the load test.
+const CONNECTIONS: &[usize] = &[1, 16, 64];
 
 const SPECS: &[Spec] = &[
-    Spec {
-        measure: "(1) tools/list in process: unfiltered bytes vs stored router",
-        ours: "list/{n}/tooltable-unfiltered",
-        theirs: "list/{n}/rmcp-stored",
-        target: Some((0.05, &[100])),
-        share: false,
-    },
-    Spec {
-        measure: "(1) tools/list in process: unfiltered bytes vs router rebuilt per request",
-        ours: "list/{n}/tooltable-unfiltered",
-        theirs: "list/{n}/rmcp-rebuild",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(1) tools/list in process: filtered (read-only policy) vs stored router with the same tools disabled",
-        ours: "list/{n}/tooltable-filtered",
-        theirs: "list/{n}/rmcp-stored-filtered",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(2) tools/list end to end vs stored router",
-        ours: "e2e-list/{n}/tooltable",
-        theirs: "e2e-list/{n}/rmcp-stored",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(2) tools/list end to end vs router rebuilt per request",
-        ours: "e2e-list/{n}/tooltable",
-        theirs: "e2e-list/{n}/rmcp-rebuild",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(2) tools/call end to end vs stored router",
-        ours: "e2e-call/{n}/tooltable",
-        theirs: "e2e-call/{n}/rmcp-stored",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(2) tools/call end to end vs router rebuilt per request",
-        ours: "e2e-call/{n}/tooltable",
-        theirs: "e2e-call/{n}/rmcp-rebuild",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(3) tools/call dispatch, trivial tool: adapter vs stored router",
-        ours: "dispatch/{n}/tooltable",
-        theirs: "dispatch/{n}/rmcp-stored",
-        target: Some((1.0, ALL)),
-        share: false,
-    },
-    Spec {
-        measure: "(3) tools/call dispatch, trivial tool: `Registry::call` vs stored router",
-        ours: "dispatch/{n}/tooltable-registry",
-        theirs: "dispatch/{n}/rmcp-stored",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(3) tools/call dispatch, trivial tool: adapter vs router rebuilt per request",
-        ours: "dispatch/{n}/tooltable",
-        theirs: "dispatch/{n}/rmcp-rebuild",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(3) tools/call dispatch, regular tool: adapter vs stored router",
-        ours: "dispatch-regular/{n}/tooltable",
-        theirs: "dispatch-regular/{n}/rmcp-stored",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(3) tools/call dispatch, regular tool: `Registry::call` vs stored router",
-        ours: "dispatch-regular/{n}/tooltable-registry",
-        theirs: "dispatch-regular/{n}/rmcp-stored",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(4) start-up, cold (fresh thread): table vs router with schemas",
-        ours: "startup/{n}/tooltable-cold",
-        theirs: "startup/{n}/rmcp-cold",
-        target: Some((0.01, &[1000])),
-        share: false,
-    },
-    Spec {
-        measure: "(4) start-up, warm (schemas cached): table vs router",
-        ours: "startup/{n}/tooltable-warm",
-        theirs: "startup/{n}/rmcp-warm",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(5) clean `cargo build` of the crate (dependencies built)",
-        ours: "build-clean/{n}/tooltable",
-        theirs: "build-clean/{n}/rmcp",
-        target: Some((1.0, ALL)),
-        share: false,
-    },
-    Spec {
-        measure: "(5) incremental `cargo build` after editing one handler body",
-        ours: "build-incremental/{n}/tooltable",
-        theirs: "build-incremental/{n}/rmcp",
-        target: None,
-        share: false,
-    },
-    Spec {
-        measure: "(5) the build script's share of the tooltable crate's clean build",
-        ours: "build-script/{n}/tooltable",
-        theirs: "build-clean/{n}/tooltable",
-        target: Some((0.10, &[1000])),
-        share: true,
-    },
-    Spec {
-        measure: "(6) `tooltable check` vs `cargo build` after touching one file",
-        ours: "check/{n}/check",
-        theirs: "check/{n}/build",
-        target: Some((0.1, ALL)),
-        share: false,
-    },
+    Spec::new(
+        "(1) tools/list in process: unfiltered bytes vs stored router",
+        "list/{n}/tooltable-unfiltered",
+        "list/{n}/rmcp-stored",
+    )
+    .at_most(0.05, &[100]),
+    Spec::new(
+        "(1) tools/list in process: unfiltered bytes vs router rebuilt per request",
+        "list/{n}/tooltable-unfiltered",
+        "list/{n}/rmcp-rebuild",
+    ),
+    Spec::new(
+        "(1) tools/list in process: filtered (read-only policy) vs stored router with the same tools disabled",
+        "list/{n}/tooltable-filtered",
+        "list/{n}/rmcp-stored-filtered",
+    ),
+    Spec::new(
+        "(2) tools/list end to end vs stored router",
+        "e2e-list/{n}/tooltable",
+        "e2e-list/{n}/rmcp-stored",
+    ),
+    Spec::new(
+        "(2) tools/list end to end vs router rebuilt per request",
+        "e2e-list/{n}/tooltable",
+        "e2e-list/{n}/rmcp-rebuild",
+    ),
+    Spec::new(
+        "(2) tools/call end to end vs stored router",
+        "e2e-call/{n}/tooltable",
+        "e2e-call/{n}/rmcp-stored",
+    ),
+    Spec::new(
+        "(2) tools/call end to end vs router rebuilt per request",
+        "e2e-call/{n}/tooltable",
+        "e2e-call/{n}/rmcp-rebuild",
+    ),
+    Spec::new(
+        "served tools/list, stdio, N={n}: server CPU per request vs rmcp's stored router",
+        "served-list-stdio/{n}/tooltable",
+        "served-list-stdio/{n}/rmcp",
+    )
+    .at_most(0.1, &[100, 1000])
+    .reading(Reading::Cpu),
+    Spec::new(
+        "served tools/list, stdio, N={n}: server CPU per request vs writing the same bytes",
+        "served-list-stdio/{n}/tooltable",
+        "served-list-stdio/{n}/write",
+    )
+    .at_most(2.0, ALL)
+    .reading(Reading::Baseline),
+    Spec::new(
+        "served tools/list, http, N={n}: server CPU per request vs rmcp's stored router",
+        "served-list-http/{n}/tooltable",
+        "served-list-http/{n}/rmcp",
+    )
+    .at_most(0.1, &[100, 1000])
+    .reading(Reading::Cpu),
+    Spec::new(
+        "served tools/list, http, N={n}: server CPU per request vs writing the same bytes",
+        "served-list-http/{n}/tooltable",
+        "served-list-http/{n}/write",
+    )
+    .at_most(2.0, ALL)
+    .reading(Reading::Baseline),
+    Spec::new(
+        "(3) tools/call dispatch, trivial tool: adapter vs stored router",
+        "dispatch/{n}/tooltable",
+        "dispatch/{n}/rmcp-stored",
+    )
+    .at_most(1.0, ALL),
+    Spec::new(
+        "(3) tools/call dispatch, trivial tool: `Registry::call` vs stored router",
+        "dispatch/{n}/tooltable-registry",
+        "dispatch/{n}/rmcp-stored",
+    ),
+    Spec::new(
+        "(3) tools/call dispatch, trivial tool: adapter vs router rebuilt per request",
+        "dispatch/{n}/tooltable",
+        "dispatch/{n}/rmcp-rebuild",
+    ),
+    Spec::new(
+        "(3) tools/call dispatch, regular tool: adapter vs stored router",
+        "dispatch-regular/{n}/tooltable",
+        "dispatch-regular/{n}/rmcp-stored",
+    ),
+    Spec::new(
+        "(3) tools/call dispatch, regular tool: `Registry::call` vs stored router",
+        "dispatch-regular/{n}/tooltable-registry",
+        "dispatch-regular/{n}/rmcp-stored",
+    ),
+    Spec::new(
+        "(4) start-up, cold (fresh thread): table vs router with schemas",
+        "startup/{n}/tooltable-cold",
+        "startup/{n}/rmcp-cold",
+    )
+    .at_most(0.01, &[1000]),
+    Spec::new(
+        "(4) start-up including the first tools/list, cold (fresh thread): adapter and its first listing vs stored router and its first listing",
+        "startup-list/{n}/tooltable-cold",
+        "startup-list/{n}/rmcp-cold",
+    ),
+    Spec::new(
+        "(4) start-up, warm (schemas cached): table vs router",
+        "startup/{n}/tooltable-warm",
+        "startup/{n}/rmcp-warm",
+    ),
+    Spec::new(
+        "(5) clean `cargo build` of the crate (dependencies built)",
+        "build-clean/{n}/tooltable",
+        "build-clean/{n}/rmcp",
+    )
+    .at_most(1.0, ALL),
+    Spec::new(
+        "(5) incremental `cargo build` after editing one handler body",
+        "build-incremental/{n}/tooltable",
+        "build-incremental/{n}/rmcp",
+    ),
+    Spec::new(
+        "(5) the build script's share of the tooltable crate's clean build",
+        "build-script/{n}/tooltable",
+        "build-clean/{n}/tooltable",
+    )
+    .at_most(0.10, &[1000])
+    .reading(Reading::Share),
+    Spec::new(
+        "(6) `tooltable check` vs `cargo build` after touching one file",
+        "check/{n}/check",
+        "check/{n}/build",
+    )
+    .at_most(0.1, ALL),
+    Spec::new(
+        "(7) load over HTTP, tools/call of a read tool: requests per second, notes-server vs its rmcp twin",
+        "load-call/{n}/tooltable/rps",
+        "load-call/{n}/rmcp/rps",
+    )
+    .at_least(1.0, CONNECTIONS)
+    .reading(Reading::Throughput)
+    .per_connections(),
+    Spec::new(
+        "(7) load over HTTP, tools/call of a read tool: p99 latency, notes-server vs its rmcp twin",
+        "load-call/{n}/tooltable/p99",
+        "load-call/{n}/rmcp/p99",
+    )
+    .at_most(1.0, CONNECTIONS)
+    .per_connections(),
+    Spec::new(
+        "(7) load over HTTP, tools/list: requests per second, notes-server vs its rmcp twin",
+        "load-list/{n}/tooltable/rps",
+        "load-list/{n}/rmcp/rps",
+    )
+    .at_least(1.0, CONNECTIONS)
+    .reading(Reading::Throughput)
+    .per_connections(),
+    Spec::new(
+        "(7) load over HTTP, tools/list: p99 latency, notes-server vs its rmcp twin",
+        "load-list/{n}/tooltable/p99",
+        "load-list/{n}/rmcp/p99",
+    )
+    .at_most(1.0, CONNECTIONS)
+    .per_connections(),
 ];
 
 fn ratio_table(runs: &[Run]) -> String {
@@ -276,42 +407,44 @@ fn ratio_table(runs: &[Run]) -> String {
         "| measure | N | ratio (median) | min | max | tooltable | target | |\n|---|---:|---:|---:|---:|---|---|---|\n",
     );
     for spec in SPECS {
-        for &n in ALL {
+        for &n in spec.axis.values() {
             let ours = spec.ours.replace("{n}", &n.to_string());
             let theirs = spec.theirs.replace("{n}", &n.to_string());
             let Some(r) = ratio(runs, &ours, &theirs) else {
                 continue;
             };
-            let target = spec
-                .target
-                .filter(|(_, sizes)| sizes.contains(&n))
-                .map(|(t, _)| t);
+            let target = spec.target.filter(|t| t.sizes.contains(&n));
             let (target, verdict) = match target {
                 None => (String::new(), String::new()),
                 Some(t) => {
-                    let verdict = if r.max <= t {
+                    let meets = |x: f64| {
+                        if t.at_least {
+                            x >= t.bound
+                        } else {
+                            x <= t.bound
+                        }
+                    };
+                    let worst = if t.at_least { r.min } else { r.max };
+                    let verdict = if meets(worst) {
                         "met"
-                    } else if r.median <= t {
+                    } else if meets(r.median) {
                         "met (median; not in every round)"
                     } else {
                         "**missed**"
                     };
-                    (format!("≤ {}", number(t)), verdict.to_owned())
+                    let sign = if t.at_least { "≥" } else { "≤" };
+                    (format!("{sign} {}", number(t.bound)), verdict.to_owned())
                 }
             };
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                spec.measure,
-                n,
+                spec.measure.replace("{n}", &n.to_string()),
+                spec.axis.cell(n),
                 number(r.median),
                 number(r.min),
                 number(r.max),
-                if spec.share {
-                    format!("{:.1} % of it", r.median * 100.0)
-                } else {
-                    speed(r.median)
-                },
+                reading(spec.reading, r.median),
                 target,
                 verdict
             );
@@ -319,6 +452,115 @@ fn ratio_table(runs: &[Run]) -> String {
     }
     out
 }
+
+/// A ratio in words, as `reading` says.
+fn reading(reading: Reading, ratio: f64) -> String {
+    match reading {
+        Reading::Speed => speed(ratio),
+        Reading::Share => format!("{:.1} % of it", ratio * 100.0),
+        Reading::Cpu => {
+            if (0.995..=1.005).contains(&ratio) {
+                "as much CPU".to_owned()
+            } else if ratio < 1.0 {
+                format!("{}× less CPU", number(1.0 / ratio))
+            } else {
+                format!("{}× more CPU", number(ratio))
+            }
+        }
+        Reading::Baseline => format!("{}× the baseline", number(ratio)),
+        Reading::Throughput => format!("{}× rmcp's", number(ratio)),
+    }
+}
+
+/// The load test's figures side by side, its errors and the servers'
+/// memory; or a sentence saying it did not run.
+fn load_table(runs: &[Run]) -> String {
+    let value = |name: String| metric(runs, &name);
+    let mut out = String::new();
+    let mut rows = String::new();
+    for (kind, label) in [
+        ("load-call", "tools/call `notes_get`"),
+        ("load-list", "tools/list"),
+    ] {
+        for &c in CONNECTIONS {
+            let cell = |side: &str, what: &str| {
+                value(format!("{kind}/{c}/{side}/{what}"))
+                    .map_or_else(|| "n/a".to_owned(), |s| quantity(what, s.median))
+            };
+            let errors = |side: &str| {
+                value(format!("{kind}/{c}/{side}/errors"))
+                    .map_or_else(|| "n/a".to_owned(), |s| format!("{:.0}", s.max))
+            };
+            if value(format!("{kind}/{c}/tooltable/rps")).is_none() {
+                continue;
+            }
+            let _ = writeln!(
+                rows,
+                "| {label} | {c} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                cell("tooltable", "rps"),
+                cell("rmcp", "rps"),
+                cell("tooltable", "p50"),
+                cell("rmcp", "p50"),
+                cell("tooltable", "p99"),
+                cell("rmcp", "p99"),
+                errors("tooltable"),
+                errors("rmcp"),
+            );
+        }
+    }
+    if rows.is_empty() {
+        return "The load test did not run in this mode.\n".to_owned();
+    }
+    out.push_str("| request | connections | req/s, tooltable | req/s, rmcp | p50, tooltable | p50, rmcp | p99, tooltable | p99, rmcp | errors, tooltable | errors, rmcp |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str(&rows);
+    let errors: f64 = runs
+        .iter()
+        .flat_map(|r| r.iter())
+        .filter(|(name, _)| name.starts_with("load-") && name.ends_with("/errors"))
+        .map(|(_, v)| *v)
+        .sum();
+    let _ = writeln!(
+        out,
+        "\nErrors (socket errors, non-2xx answers and JSON-RPC errors) over every level and round: {errors:.0} (target: zero; {}).",
+        if errors == 0.0 { "met" } else { "**missed**" }
+    );
+    out.push_str("\n| server | RSS at start | after the levels above | after the soak | soak / before it | target | |\n|---|---:|---:|---:|---:|---|---|\n");
+    for side in ["tooltable", "rmcp"] {
+        let rss = |point: &str| value(format!("rss/notes-{side}/{point}"));
+        let growth = ratio(
+            runs,
+            &format!("rss/notes-{side}/soak"),
+            &format!("rss/notes-{side}/loaded"),
+        );
+        let shown = |s: Option<Spread>, name: &str| {
+            s.map_or_else(|| "n/a".to_owned(), |s| quantity(name, s.median))
+        };
+        let verdict = match growth {
+            Some(g) if g.max <= RSS_GROWTH => "met",
+            Some(g) if g.median <= RSS_GROWTH => "met (median; not in every round)",
+            Some(_) => "**missed**",
+            None => "",
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | ≤ {} | {verdict} |",
+            if side == "tooltable" {
+                "notes-server"
+            } else {
+                "rmcp twin"
+            },
+            shown(rss("start"), "rss/"),
+            shown(rss("loaded"), "rss/"),
+            shown(rss("soak"), "rss/"),
+            growth.map_or_else(|| "n/a".to_owned(), |g| number(g.median)),
+            number(RSS_GROWTH),
+        );
+    }
+    out
+}
+
+/// How much a server's RSS may grow over the soak and still count as flat.
+const RSS_GROWTH: f64 = 1.10;
 
 fn absolute_table(runs: &[Run]) -> String {
     let mut names: Vec<&String> = runs.iter().flat_map(|r| r.keys()).collect();
@@ -359,10 +601,21 @@ fn speed(ratio: f64) -> String {
     }
 }
 
-/// A measurement with its unit: bytes for `bytes/…`, otherwise a time in nanoseconds.
+/// A measurement with its unit: bytes for `bytes/…` and `rss/…`, requests
+/// per second for `…/rps`, a count for `…/errors` and `…/seconds`,
+/// otherwise a time in nanoseconds.
 fn quantity(name: &str, value: f64) -> String {
     if name.starts_with("bytes/") {
         return format!("{value:.0} B");
+    }
+    if name.starts_with("rss/") {
+        return format!("{} MiB", number(value / (1024.0 * 1024.0)));
+    }
+    if name.ends_with("rps") {
+        return format!("{value:.0} req/s");
+    }
+    if name.ends_with("errors") || name.ends_with("seconds") {
+        return format!("{value:.0}");
     }
     let (scaled, unit) = if value >= 1e9 {
         (value / 1e9, "s")
@@ -377,7 +630,7 @@ fn quantity(name: &str, value: f64) -> String {
 }
 
 /// Fills the template: `{{machine}}`, `{{command}}`, `{{runs}}`,
-/// `{{ratios}}`, `{{absolute}}`, `{{m:METRIC}}` (a median with its unit),
+/// `{{ratios}}`, `{{load}}`, `{{absolute}}`, `{{m:METRIC}}` (a median with its unit),
 /// `{{r:OURS:THEIRS}}` (a median ratio and the speed it means) and
 /// `{{share:PART:WHOLE}}` (a median ratio as a percentage). A placeholder
 /// whose metrics were not measured (as in `--quick`) reads "n/a".
@@ -407,6 +660,7 @@ fn placeholder(key: &str, runs: &[Run], machine: &str, command: &str) -> String 
         ["command"] => command.to_owned(),
         ["runs"] => runs.len().to_string(),
         ["ratios"] => ratio_table(runs),
+        ["load"] => load_table(runs),
         ["absolute"] => absolute_table(runs),
         ["m", name] => metric(runs, name).map_or_else(na, |s| quantity(name, s.median)),
         ["r", ours, theirs] => ratio(runs, ours, theirs).map_or_else(na, |s| {
@@ -454,6 +708,44 @@ mod tests {
     fn a_line_that_is_not_a_measurement_is_refused_with_its_number() {
         let error = parse_run("a\t1\nb 2\n").unwrap_err();
         assert_eq!(error, "line 2 is not `metric<TAB>value`");
+    }
+
+    #[test]
+    fn a_throughput_target_is_a_floor_and_served_rows_name_their_size() {
+        let runs: Vec<Run> = [
+            "load-call/16/tooltable/rps\t1200\nload-call/16/rmcp/rps\t1000\nload-list/16/tooltable/rps\t900\nload-list/16/rmcp/rps\t1000\nserved-list-http/100/tooltable\t40\nserved-list-http/100/rmcp\t500\n",
+        ]
+        .iter()
+        .map(|t| parse_run(t).unwrap())
+        .collect();
+        let table = ratio_table(&runs);
+        let row = |start: &str| {
+            table
+                .lines()
+                .find(|l| l.starts_with(start))
+                .unwrap_or_else(|| panic!("no row starting with {start:?} in\n{table}"))
+                .to_owned()
+        };
+        let calls = row("| (7) load over HTTP, tools/call of a read tool: requests per second");
+        assert!(
+            calls.contains("| 16 conn. |") && calls.contains("| ≥ 1.00 | met |"),
+            "{calls}"
+        );
+        let lists = row("| (7) load over HTTP, tools/list: requests per second");
+        assert!(lists.contains("| ≥ 1.00 | **missed** |"), "{lists}");
+        let served = row("| served tools/list, http, N=100: server CPU per request vs rmcp");
+        assert!(
+            served.contains("12.5× less CPU") && served.contains("| ≤ 0.100 | met |"),
+            "{served}"
+        );
+    }
+
+    #[test]
+    fn without_load_figures_the_load_table_says_so() {
+        assert_eq!(
+            load_table(&runs()),
+            "The load test did not run in this mode.\n"
+        );
     }
 
     #[test]

@@ -1,0 +1,237 @@
+//! notes-twin: notes-server's read tools served by rmcp alone, for the load
+//! test (benches/load.sh).
+//!
+//! `tooltable-bench generate` copies this file into
+//! target/bench-crates/notes_twin. The twin serves what `notes-server serve`
+//! serves by default (the `read` tools), with rmcp's own parts only: a
+//! `ToolRouter` of `ToolRoute::new_dyn` routes built once and stored in the
+//! server, each route's `Tool` parsed from the descriptor notes-server's
+//! build baked (so both list the same bytes' worth of tools), and handlers
+//! that deserialise their arguments with serde and call the very functions
+//! notes-server's tools are (`notes_server::notes::*`) over the same SQLite
+//! `Store`. It is served by rmcp's `StreamableHttpService` on hyper with the
+//! settings tooltable's HTTP transport gives the same service, so a
+//! 2026-07-28 request is served statelessly, as notes-server serves it.
+//!
+//! - `notes-twin serve --db FILE --http ADDR` serves until killed.
+//! - `notes-twin seed --db FILE --notes K` adds K notes with
+//!   `Store::create`, the function `notes_create` calls.
+
+use notes_server::notes::{self, ExportParams, GetParams, SearchParams, WatchParams};
+use notes_server::{Store, TOOLS};
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Tool};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, ServerHandler, tool_handler};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+use tooltable::{Call, Tier, ToolError};
+
+/// The server: the store, and the router built once.
+#[derive(Clone)]
+struct Twin {
+    store: Arc<Store>,
+    tool_router: ToolRouter<Twin>,
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Twin {}
+
+type Answer<'a> = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send + 'a>>;
+type Route = for<'a> fn(ToolCallContext<'a, Twin>) -> Answer<'a>;
+
+/// A route per read tool of notes-server's table, with its baked descriptor.
+fn router() -> ToolRouter<Twin> {
+    let mut router = ToolRouter::new();
+    for tool in TOOLS.tools() {
+        if tool.info().tier != Tier::Read {
+            continue;
+        }
+        let handler: Route = match tool.name() {
+            "notes_get" => get,
+            "notes_search" => search,
+            "notes_export" => export,
+            "notes_watch" => watch,
+            "notes_stats" => stats,
+            other => fail(&format!(
+                "notes-server has a read tool the twin does not know: {other}"
+            )),
+        };
+        let attr: Tool = serde_json::from_str(tool.descriptor_json()).unwrap_or_else(|e| {
+            fail(&format!(
+                "the descriptor of {} is not an rmcp Tool: {e}",
+                tool.name()
+            ))
+        });
+        router.add_route(ToolRoute::new_dyn(attr, handler));
+    }
+    router
+}
+
+/// The arguments, deserialised as rmcp's `Parameters<T>` does.
+fn arguments<T: DeserializeOwned>(context: &ToolCallContext<'_, Twin>) -> Result<T, ErrorData> {
+    let arguments = context.arguments.clone().unwrap_or_default();
+    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| {
+        ErrorData::invalid_params(format!("failed to deserialize parameters: {e}"), None)
+    })
+}
+
+/// A handler's outcome as rmcp's `Json<T>` and `Result<_, String>` make it.
+fn structured<T: Serialize>(outcome: Result<T, ToolError>) -> Result<CallToolResponse, ErrorData> {
+    match outcome {
+        Ok(value) => {
+            let value = serde_json::to_value(value)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            Ok(CallToolResult::structured(value).into())
+        }
+        Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(error.to_string())]).into()),
+    }
+}
+
+fn get(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
+    Box::pin(async move {
+        let params: GetParams = arguments(&context)?;
+        structured(notes::notes_get(&context.service.store, params).await)
+    })
+}
+
+fn search(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
+    Box::pin(async move {
+        let params: SearchParams = arguments(&context)?;
+        structured(notes::notes_search(&context.service.store, params).await)
+    })
+}
+
+fn export(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
+    Box::pin(async move {
+        let params: ExportParams = arguments(&context)?;
+        let call = Call::detached();
+        Ok(
+            match notes::notes_export(&context.service.store, params, &call).await {
+                Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+                Err(error) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
+            }
+            .into(),
+        )
+    })
+}
+
+fn watch(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
+    Box::pin(async move {
+        let params: WatchParams = arguments(&context)?;
+        let call = Call::detached();
+        structured(notes::notes_watch(&context.service.store, params, &call).await)
+    })
+}
+
+fn stats(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
+    Box::pin(async move { structured(notes::notes_stats(&context.service.store)) })
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("notes-twin: {message}");
+    std::process::exit(2);
+}
+
+const USAGE: &str =
+    "usage: notes-twin serve --db FILE --http ADDR\n       notes-twin seed --db FILE --notes K";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let option = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+            .unwrap_or_else(|| fail(&format!("{name} is missing\n{USAGE}")))
+    };
+    match args.first().map(String::as_str) {
+        Some("seed") => {
+            let db = PathBuf::from(option("--db"));
+            let count: usize = option("--notes")
+                .parse()
+                .unwrap_or_else(|_| fail("--notes takes a number"));
+            seed(&db, count);
+        }
+        Some("serve") => {
+            let db = PathBuf::from(option("--db"));
+            let address: SocketAddr = option("--http")
+                .parse()
+                .unwrap_or_else(|_| fail("--http takes an address such as 127.0.0.1:8080"));
+            let store = Store::open(&db)
+                .unwrap_or_else(|e| fail(&format!("cannot open {}: {e}", db.display())));
+            let runtime = tokio::runtime::Runtime::new()
+                .unwrap_or_else(|e| fail(&format!("cannot start a tokio runtime: {e}")));
+            runtime.block_on(serve(Arc::new(store), address));
+        }
+        _ => fail(USAGE),
+    }
+}
+
+/// Adds `count` notes, a few tagged, through `Store::create`.
+fn seed(db: &std::path::Path, count: usize) {
+    let store =
+        Store::open(db).unwrap_or_else(|e| fail(&format!("cannot open {}: {e}", db.display())));
+    for i in 1..=count {
+        let tags = if i % 3 == 0 {
+            vec!["bench".to_owned(), "third".to_owned()]
+        } else {
+            vec!["bench".to_owned()]
+        };
+        let body = format!(
+            "Note {i} of the load test. Milk, eggs and bread; call the plumber about the kitchen tap before Friday."
+        );
+        if let Err(e) = store.create(&format!("Note {i}"), &body, &tags) {
+            fail(&format!("cannot add a note: {e}"));
+        }
+    }
+    if let Err(e) = store.checkpoint() {
+        fail(&format!("cannot checkpoint {}: {e}", db.display()));
+    }
+}
+
+/// rmcp's streamable HTTP service on hyper, one task per connection.
+async fn serve(store: Arc<Store>, address: SocketAddr) {
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .unwrap_or_else(|e| fail(&format!("cannot listen on {address}: {e}")));
+    let twin = Twin {
+        store,
+        tool_router: router(),
+    };
+    // The settings tooltable's HTTP transport gives the same service.
+    let config = StreamableHttpServerConfig::default().with_sse_keep_alive(None);
+    let service = StreamableHttpService::new(
+        move || Ok(twin.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    eprintln!("notes-twin: serving MCP over streamable HTTP at http://{address}/mcp");
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        // rmcp's 2026-07-28 replies are chunked event streams whose last
+        // chunk is a write of its own; without this it waits for the
+        // client's delayed ACK. Turned off, which only helps rmcp.
+        let _ = stream.set_nodelay(true);
+        let service = service.clone();
+        tokio::spawn(async move {
+            let handler = hyper::service::service_fn(move |request| {
+                let service = service.clone();
+                async move { Ok::<_, Infallible>(service.handle(request).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
+                .await;
+        });
+    }
+}
