@@ -10,7 +10,7 @@
 
 use crate::call::consent;
 use crate::call::handle::{Call, Era};
-use crate::call::handler::{Arguments, Failure, Handler, Invoke, Output};
+use crate::call::handler::{Arguments, Failure, Handler, Invoke, Outcome, Output};
 use crate::call::result::{CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply};
 use crate::rules::confirm::{self, Consent};
 use crate::rules::info::ToolInfo;
@@ -102,9 +102,9 @@ pub(crate) async fn execute<C>(
         }
     }
     let ran = match run {
-        Run::Static(Handler::Sync(invoke)) => Ran::Finished(catch_unwind(AssertUnwindSafe(|| {
-            invoke(context, arguments, call)
-        }))),
+        Run::Static(Handler::Sync(invoke)) => {
+            Ran::Finished(run_sync(*invoke, context, arguments, call))
+        }
         Run::Static(Handler::Async(invoke)) => {
             UntilAsked {
                 future: invoke(context, arguments, call),
@@ -119,10 +119,75 @@ pub(crate) async fn execute<C>(
             }
         }
     };
-    let outcome = match ran {
-        Ran::Asked => return Ok(input_required(call)),
-        Ran::Finished(outcome) => outcome,
-    };
+    match ran {
+        Ran::Asked => Ok(input_required(call)),
+        Ran::Finished(outcome) => finish(info, outcome, output_validator, wrap_output, call),
+    }
+}
+
+/// What runs at once, without a future: the synchronous handler of a baked
+/// tool that does not confirm, and the validator of its arguments if its
+/// schema says more than its parameter type.
+pub(crate) struct AtOnce<'h, C: 'static> {
+    handler: SyncHandler<C>,
+    validator: Option<&'h Result<Validator, SchemaError>>,
+}
+
+type SyncHandler<C> = fn(&C, Arguments, &Call) -> Outcome;
+
+/// Whether a call can run at once: nothing in it waits (no person is asked,
+/// the handler is synchronous), and what it needs is baked.
+pub(crate) fn at_once<'h, C>(info: &ToolInfo<'_>, invoke: &Invoke<'h, C>) -> Option<AtOnce<'h, C>> {
+    match invoke {
+        Invoke::Static(Handler::Sync(handler), validator) if info.confirm.is_none() => {
+            Some(AtOnce {
+                handler: *handler,
+                validator: *validator,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// [`execute`] for a call that [`at_once`] accepted, as a plain function:
+/// the same steps (arguments, handler, shaping) without a confirmation to
+/// take out or a person to ask. Most served calls are these, and a future
+/// around them would be moved and polled for nothing.
+pub(crate) fn execute_at_once<C>(
+    info: &ToolInfo<'_>,
+    run: AtOnce<'_, C>,
+    wrap_output: bool,
+    context: &C,
+    arguments: Arguments,
+    call: &Call,
+) -> Result<Reply, CallError> {
+    if let Some(validator) = run.validator
+        && let Some(refusal) = refuse_arguments(info.name, validator, &arguments)
+    {
+        return Ok(Reply::Complete(refusal));
+    }
+    let outcome = run_sync(run.handler, context, arguments, call);
+    finish(info, outcome, None, wrap_output, call)
+}
+
+fn run_sync<C>(
+    handler: SyncHandler<C>,
+    context: &C,
+    arguments: Arguments,
+    call: &Call,
+) -> std::thread::Result<Outcome> {
+    catch_unwind(AssertUnwindSafe(|| handler(context, arguments, call)))
+}
+
+/// From what the handler gave (or its panic) to the reply. Not generic, so
+/// every tool shares one copy of it.
+fn finish(
+    info: &ToolInfo<'_>,
+    outcome: std::thread::Result<Outcome>,
+    output_validator: Option<&Validator>,
+    wrap_output: bool,
+    call: &Call,
+) -> Result<Reply, CallError> {
     let result = match outcome {
         Ok(Ok(Output::Structured(value)))
             if output_validator.is_some_and(|v| v.check(&value).is_err()) =>
@@ -168,7 +233,7 @@ pub(crate) async fn execute<C>(
 /// Ends the round with the questions asked in it.
 fn input_required(call: &Call) -> Reply {
     let (requests, state) = call.end_round();
-    Reply::InputRequired(InputRequired { requests, state })
+    Reply::InputRequired(Box::new(InputRequired { requests, state }))
 }
 
 /// The refusal of arguments that do not fit the input schema, naming the

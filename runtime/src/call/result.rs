@@ -163,8 +163,10 @@ pub const GENERIC_FAILURE: &str = "Tool execution failed; consult the server log
 pub(crate) enum Reply {
     /// The call finished.
     Complete(CallToolResult),
-    /// The handler asked the client something.
-    InputRequired(InputRequired),
+    /// The handler asked the client something. Boxed: the state is twice
+    /// the size of a result, and every reply is moved through several
+    /// frames on its way out, so only the rare question should pay for it.
+    InputRequired(Box<InputRequired>),
 }
 
 impl Reply {

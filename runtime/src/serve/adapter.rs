@@ -734,38 +734,48 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 return Ok(to_rmcp_result(CallToolResult::error(refusal)).into());
             }
         };
-        let running =
+        // A call in which nothing waits is answered here and now, with no
+        // future to poll and no timer: a synchronous handler cannot be
+        // stopped by one anyway.
+        let dispatched =
             self.registry
-                .call_with(&self.context, &caller, &request.name, arguments, handle);
-        tokio::pin!(running);
-        let limit = self.call_timeout;
-        // Most calls finish on their first poll; only one that waits arms
-        // the timer.
-        let first =
-            std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx))).await;
-        let reply = match first {
-            std::task::Poll::Ready(reply) => Ok(reply),
-            std::task::Poll::Pending => tokio::time::timeout(limit, &mut running).await,
-        };
-        let reply = match reply {
-            Ok(reply) => reply,
-            Err(_) => {
-                // The handler hears of it through its handle, and gets a
-                // moment to stop cleanly before it is dropped.
-                if let Some(token) = cancel.get() {
-                    token.cancel();
-                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                .dispatch(&self.context, &caller, &request.name, arguments, handle);
+        let reply = match dispatched {
+            crate::serve::registry::Dispatched::Done(reply) => reply,
+            crate::serve::registry::Dispatched::Running(running) => {
+                tokio::pin!(running);
+                let limit = self.call_timeout;
+                // Most calls finish on their first poll; only one that waits
+                // arms the timer.
+                let first =
+                    std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx)))
+                        .await;
+                let reply = match first {
+                    std::task::Poll::Ready(reply) => Ok(reply),
+                    std::task::Poll::Pending => tokio::time::timeout(limit, &mut running).await,
+                };
+                match reply {
+                    Ok(reply) => reply,
+                    Err(_) => {
+                        // The handler hears of it through its handle, and gets a
+                        // moment to stop cleanly before it is dropped.
+                        if let Some(token) = cancel.get() {
+                            token.cancel();
+                            let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                        }
+                        tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
+                        Ok(Reply::Complete(CallToolResult::error(format!(
+                            "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
+                            request.name,
+                            limit.as_millis()
+                        ))))
+                    }
                 }
-                tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                Ok(Reply::Complete(CallToolResult::error(format!(
-                    "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
-                    request.name,
-                    limit.as_millis()
-                ))))
             }
         };
-        match reply.map_err(protocol_error)? {
-            Reply::Complete(result) => {
+        match reply {
+            Err(error) => Err(protocol_error(error)),
+            Ok(Reply::Complete(result)) => {
                 let bytes = result.payload_bytes();
                 if bytes > self.max_result_bytes {
                     tracing::warn!(tool = %request.name, bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
@@ -777,7 +787,9 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 }
                 Ok(to_rmcp_result(result).into())
             }
-            Reply::InputRequired(asked) => Ok(self.input_required(&request.name, asked)?.into()),
+            Ok(Reply::InputRequired(asked)) => {
+                Ok(self.input_required(&request.name, *asked)?.into())
+            }
         }
     }
 

@@ -18,8 +18,8 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Calls in progress at once, in all, by default.
@@ -92,22 +92,20 @@ pub(crate) struct Admission {
 }
 
 /// A call's place among those in progress; dropping it frees the place.
-pub(crate) struct Admitted {
-    admission: Arc<Admission>,
+/// It borrows the admission state rather than sharing it: the call it
+/// admits ends before the server does, and a reference count would cost
+/// every call two more atomic operations.
+pub(crate) struct Admitted<'a> {
+    admission: &'a Admission,
     key: Option<String>,
 }
 
-impl Drop for Admitted {
+impl Drop for Admitted<'_> {
+    #[inline]
     fn drop(&mut self) {
         self.admission.total.fetch_sub(1, Ordering::AcqRel);
         if let Some(key) = &self.key {
-            let mut by_caller = self.admission.lock();
-            if let Some(count) = by_caller.get_mut(key) {
-                *count -= 1;
-                if *count == 0 {
-                    by_caller.remove(key);
-                }
-            }
+            self.admission.leave(key);
         }
     }
 }
@@ -129,17 +127,49 @@ impl Admission {
         self.by_caller.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Frees a place held by the subject `key`.
+    fn leave(&self, key: &str) {
+        let mut by_caller = self.lock();
+        if let Some(count) = by_caller.get_mut(key) {
+            *count -= 1;
+            if *count == 0 {
+                by_caller.remove(key);
+            }
+        }
+    }
+
     /// Admits a call by `caller` to `tool`, or refuses it with a sentence
     /// the caller can act on.
-    pub(crate) fn admit(
-        self: &Arc<Admission>,
-        caller: &Caller,
-        tool: &str,
-    ) -> Result<Admitted, String> {
-        let key = caller.identity().subject.clone();
-        if let Some(key) = &key
-            && let Err(not_until) = self.rate.check_key(key)
-        {
+    #[inline]
+    pub(crate) fn admit(&self, caller: &Caller, tool: &str) -> Result<Admitted<'_>, String> {
+        // Every call on a server without tokens comes this way: kept small
+        // enough to inline, the refusal's wording out of line.
+        if let Some(subject) = &caller.identity().subject {
+            return self.admit_subject(subject, tool);
+        }
+        if self.total.fetch_add(1, Ordering::AcqRel) >= self.limits.max_concurrent {
+            return Err(self.refuse_over_total(tool));
+        }
+        Ok(Admitted {
+            admission: self,
+            key: None,
+        })
+    }
+
+    #[cold]
+    fn refuse_over_total(&self, tool: &str) -> String {
+        self.total.fetch_sub(1, Ordering::AcqRel);
+        format!(
+            "{tool} was not started: this server is running its limit of {} calls at once; try again when one has finished",
+            self.limits.max_concurrent
+        )
+    }
+
+    /// [`Admission::admit`] for a caller with a subject: its rate, then the
+    /// calls in all, then its own calls in progress.
+    fn admit_subject(&self, subject: &str, tool: &str) -> Result<Admitted<'_>, String> {
+        let key = subject.to_owned();
+        if let Err(not_until) = self.rate.check_key(&key) {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             return Err(format!(
                 "{tool} was not started: this caller starts calls faster than this server allows ({} a second); try again in {}",
@@ -147,34 +177,27 @@ impl Admission {
                 seconds(wait)
             ));
         }
-        if key.is_some()
-            && self.admitted.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1
-        {
+        if self.admitted.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
             self.rate.retain_recent();
             self.rate.shrink_to_fit();
         }
         if self.total.fetch_add(1, Ordering::AcqRel) >= self.limits.max_concurrent {
+            return Err(self.refuse_over_total(tool));
+        }
+        let mut by_caller = self.lock();
+        let mine = by_caller.get(&key).copied().unwrap_or(0);
+        if mine >= self.limits.max_concurrent_per_caller {
+            drop(by_caller);
             self.total.fetch_sub(1, Ordering::AcqRel);
             return Err(format!(
-                "{tool} was not started: this server is running its limit of {} calls at once; try again when one has finished",
-                self.limits.max_concurrent
+                "{tool} was not started: this caller already has {mine} calls in progress, this server's limit for one caller; wait for one to finish"
             ));
         }
-        if let Some(key) = &key {
-            let mut by_caller = self.lock();
-            let mine = by_caller.get(key).copied().unwrap_or(0);
-            if mine >= self.limits.max_concurrent_per_caller {
-                drop(by_caller);
-                self.total.fetch_sub(1, Ordering::AcqRel);
-                return Err(format!(
-                    "{tool} was not started: this caller already has {mine} calls in progress, this server's limit for one caller; wait for one to finish"
-                ));
-            }
-            *by_caller.entry(key.clone()).or_default() += 1;
-        }
+        *by_caller.entry(key.clone()).or_default() += 1;
+        drop(by_caller);
         Ok(Admitted {
-            admission: self.clone(),
-            key,
+            admission: self,
+            key: Some(key),
         })
     }
 }
@@ -188,6 +211,7 @@ fn seconds(wait: Duration) -> String {
 mod tests {
     use super::*;
     use crate::call::identity::{Identity, Permissions};
+    use std::sync::Arc;
 
     fn caller(subject: &str) -> Caller {
         Caller::from_identity(Identity {

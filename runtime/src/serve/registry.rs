@@ -5,8 +5,8 @@
 //! [`StateStore`], conversation pins, providers that add tools at run time,
 //! and an administrator's view. It is cheap to clone and share across tasks.
 //!
-//! The order in which a call is checked lives in [`Registry::call`] and
-//! nowhere else: unknown tool (JSON-RPC -32602) → policy → enabled → pin →
+//! The order in which a call is checked lives in `Registry::dispatch`
+//! (which [`Registry::call`] and the adapter use) and nowhere else: unknown tool (JSON-RPC -32602) → policy → enabled → pin →
 //! confirmation → arguments → handler.
 
 use crate::call::handle::Call;
@@ -352,6 +352,15 @@ pub struct Listing {
     pub count: usize,
 }
 
+/// A served call after its checks: answered, or still to run.
+pub(crate) enum Dispatched<F> {
+    /// Answered without waiting: unknown, refused, or run at once.
+    Done(Result<Reply, CallError>),
+    /// Waits (an asynchronous handler, a person's consent, a provided
+    /// tool): the rest of the call, to poll.
+    Running(F),
+}
+
 impl<C: 'static> Registry<C> {
     /// A registry over `table`, configured with a builder.
     pub fn builder(table: &'static Table<C>) -> RegistryBuilder<C> {
@@ -573,98 +582,130 @@ impl<C: 'static> Registry<C> {
         name: &str,
         arguments: Arguments,
     ) -> Result<CallToolResult, CallError> {
-        self.call_with(context, caller, name, arguments, |takes_call, _| {
+        let handle = |takes_call, _: &Arguments| {
             Ok(if takes_call {
                 Call::detached_as(caller.shared_identity())
             } else {
                 Call::detached()
             })
-        })
-        .await
+        };
+        match self.dispatch(context, caller, name, arguments, handle) {
+            Dispatched::Done(reply) => reply,
+            Dispatched::Running(running) => running.await,
+        }
         .map(Reply::complete)
     }
 
-    /// [`Registry::call`] for a served request: `handle` makes the call's
-    /// handle once the call passed its checks, told whether the tool needs
-    /// the full one (its handler takes it) and given the arguments.
-    pub(crate) async fn call_with(
-        &self,
-        context: &C,
+    /// [`Registry::call`] for a served request, up to where it waits: the
+    /// lookup and every check run now, and so does a call in which nothing
+    /// waits (a baked synchronous handler that asks nobody); anything else
+    /// is handed back as a future. `handle` makes the call's handle once the
+    /// call passed its checks, told whether the tool needs the full one (its
+    /// handler takes it) and given the arguments.
+    pub(crate) fn dispatch<'a, H>(
+        &'a self,
+        context: &'a C,
         caller: &Caller,
         name: &str,
         arguments: Arguments,
-        handle: impl FnOnce(bool, &Arguments) -> Result<Call, CallError>,
-    ) -> Result<Reply, CallError> {
-        let entry = self
-            .get(name)
-            .ok_or_else(|| CallError::unknown_tool(name))?;
-        match &entry {
-            Entry::Static(tool) => {
-                self.checked(tool.info(), &entry, context, caller, arguments, handle)
-                    .await
+        handle: H,
+    ) -> Dispatched<impl Future<Output = Result<Reply, CallError>> + use<'a, C, H>>
+    where
+        H: FnOnce(bool, &Arguments) -> Result<Call, CallError>,
+    {
+        let Some(entry) = self.get(name) else {
+            return Dispatched::Done(Err(CallError::unknown_tool(name)));
+        };
+        let call = {
+            // A provided tool's metadata is a view made for the checks.
+            let info = entry.info();
+            if let Some(refused) = self.refused(&info, &entry, caller) {
+                return Dispatched::Done(refused);
             }
-            // A provided tool's metadata is a view made for the call; the
-            // view and the call's future are boxed so that the baked
-            // tools' path carries neither.
-            Entry::Provided(tool) => {
-                Box::pin(async {
-                    let info = tool.info();
-                    self.checked(&info, &entry, context, caller, arguments, handle)
-                        .await
-                })
-                .await
+            // A confirming tool asks through the handle even when its
+            // handler does not take it.
+            match handle(entry.takes_call() || info.confirm.is_some(), &arguments) {
+                Ok(call) => call,
+                Err(error) => return Dispatched::Done(Err(error)),
             }
+        };
+        if let Entry::Static(tool) = entry
+            && let Some(run) = crate::call::execute::at_once(tool.info(), &tool.invoke())
+        {
+            return Dispatched::Done(crate::call::execute::execute_at_once(
+                tool.info(),
+                run,
+                tool.wraps_output(),
+                context,
+                arguments,
+                &call,
+            ));
         }
+        let consent = &self.inner.consent;
+        Dispatched::Running(async move {
+            match &entry {
+                Entry::Static(tool) => {
+                    crate::call::execute(
+                        tool.info(),
+                        entry.invoke(),
+                        entry.wraps_output(),
+                        consent,
+                        context,
+                        arguments,
+                        &call,
+                    )
+                    .await
+                }
+                // The view and the call's future are boxed so that the baked
+                // tools' future carries neither.
+                Entry::Provided(tool) => {
+                    Box::pin(async {
+                        let info = tool.info();
+                        crate::call::execute(
+                            &info,
+                            entry.invoke(),
+                            entry.wraps_output(),
+                            consent,
+                            context,
+                            arguments,
+                            &call,
+                        )
+                        .await
+                    })
+                    .await
+                }
+            }
+        })
     }
 
-    /// A found tool's call: the checks, then the call itself.
-    async fn checked(
+    /// The checks of a found tool, in order: policy, enabled, pin. `None`
+    /// when the call may go on.
+    fn refused(
         &self,
         info: &ToolInfo<'_>,
         entry: &Entry<C>,
-        context: &C,
         caller: &Caller,
-        arguments: Arguments,
-        handle: impl FnOnce(bool, &Arguments) -> Result<Call, CallError>,
-    ) -> Result<Reply, CallError> {
+    ) -> Option<Result<Reply, CallError>> {
         let name = info.name;
         if let Err(refusal) = self.access(info, caller) {
             if self.inner.conceal {
-                return Err(CallError::unknown_tool(name));
+                return Some(Err(CallError::unknown_tool(name)));
             }
-            return Ok(Reply::Complete(CallToolResult::error(refusal.0)));
+            return Some(Ok(Reply::Complete(CallToolResult::error(refusal.0))));
         }
         if !self.is_enabled(name) {
-            return Ok(Reply::Complete(CallToolResult::error(DISABLED)));
+            return Some(Ok(Reply::Complete(CallToolResult::error(DISABLED))));
         }
-        if let Some(pins) = caller.pins() {
-            match pins.get(name) {
-                None => {
-                    return Ok(Reply::Complete(CallToolResult::error(
-                        pins::unpinned_sentence(name),
-                    )));
-                }
-                Some(pinned) if pinned != entry.fingerprint() => {
-                    return Ok(Reply::Complete(CallToolResult::error(
-                        pins::changed_sentence(name, pinned, entry.fingerprint()),
-                    )));
-                }
-                Some(_) => {}
-            }
+        let pins = caller.pins()?;
+        match pins.get(name) {
+            None => Some(Ok(Reply::Complete(CallToolResult::error(
+                pins::unpinned_sentence(name),
+            )))),
+            Some(pinned) if pinned != entry.fingerprint() => Some(Ok(Reply::Complete(
+                CallToolResult::error(pins::changed_sentence(name, pinned, entry.fingerprint())),
+            ))),
+            Some(_) => None,
         }
-        // A confirming tool asks through the handle even when its handler
-        // does not take it.
-        let call = handle(entry.takes_call() || info.confirm.is_some(), &arguments)?;
-        crate::call::execute(
-            info,
-            entry.invoke(),
-            entry.wraps_output(),
-            &self.inner.consent,
-            context,
-            arguments,
-            &call,
-        )
-        .await
     }
 
     /// Changes from now on of what callers may see.
