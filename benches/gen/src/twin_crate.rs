@@ -34,7 +34,7 @@ hyper-util = {{ version = "0.1", features = ["tokio"] }}
         ("Cargo.toml".to_owned(), manifest),
         (
             "src/main.rs".to_owned(),
-            include_str!("../../twin/main.rs").to_owned(),
+            include_str!("../../twin/twin.rs").to_owned(),
         ),
     ]
 }
