@@ -334,6 +334,24 @@ async fn http(
     (address, stop)
 }
 
+/// A POST of a `tools/list` body to `/mcp` with the headers a 2026-07-28
+/// client sends, naming `version`, plus `extra`.
+async fn post(
+    address: std::net::SocketAddr,
+    body: &Value,
+    version: &str,
+    extra: &[(&str, &str)],
+) -> client::Answer {
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", version),
+        ("Mcp-Method", "tools/list"),
+    ];
+    headers.extend_from_slice(extra);
+    client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await
+}
+
 async fn post_list(
     address: std::net::SocketAddr,
     id: i64,
@@ -344,19 +362,7 @@ async fn post_list(
         params["cursor"] = json!(cursor);
     }
     let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params});
-    let answer = client::exchange(
-        address,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", "tools/list"),
-        ],
-        &body.to_string(),
-    )
-    .await;
+    let answer = post(address, &body, "2026-07-28", &[]).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     let value = answer.json();
     (answer.body, value)
@@ -389,33 +395,14 @@ async fn a_listing_rmcp_must_refuse_is_left_to_rmcp() {
     // The header and the request disagree on the version: rmcp's refusal,
     // not a listing.
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": current_meta()}});
-    let answer = client::exchange(
-        address,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2025-11-25"),
-            ("Mcp-Method", "tools/list"),
-        ],
-        &body.to_string(),
-    )
-    .await;
+    let answer = post(address, &body, "2025-11-25", &[]).await;
     assert!(answer.json().get("error").is_some(), "{}", answer.body);
     // A foreign Origin is refused by rmcp's check, never listed.
-    let answer = client::exchange(
+    let answer = post(
         address,
-        "POST",
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", "tools/list"),
-            ("Origin", "https://evil.example"),
-        ],
-        &body.to_string(),
+        &body,
+        "2026-07-28",
+        &[("Origin", "https://evil.example")],
     )
     .await;
     assert_eq!(answer.status, 403, "{}", answer.body);
