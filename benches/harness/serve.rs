@@ -272,8 +272,11 @@ async fn rmcp_http<S: ServerHandler + Clone + Send + Sync + 'static>(stored: fn(
         StreamableHttpServerConfig, StreamableHttpService,
     };
     let listener = listen().await;
-    // The settings tooltable's transport gives the same service.
-    let config = StreamableHttpServerConfig::default().with_sse_keep_alive(None);
+    // The settings tooltable's transport gives the same service: no
+    // keep-alive pings, and a one-message reply as JSON.
+    let config = StreamableHttpServerConfig::default()
+        .with_sse_keep_alive(None)
+        .with_json_response(true);
     // rmcp's service asks its factory for a handler per request; the stored
     // router is built once and cloned, as tooltable's transport clones its
     // adapter.
@@ -287,10 +290,9 @@ async fn rmcp_http<S: ServerHandler + Clone + Send + Sync + 'static>(stored: fn(
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
-        // rmcp answers a 2026-07-28 request with a chunked event stream whose
-        // last chunk is a write of its own; with Nagle on, that write waits
-        // for the client's delayed ACK (17 ms a request here). Turned off,
-        // which only helps rmcp: tooltable answers in one write.
+        // A reply rmcp streams (one that sends progress first) ends with a
+        // chunk written on its own, which with Nagle on waits for the
+        // client's delayed ACK; tooltable's transport turns Nagle off too.
         let _ = stream.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {

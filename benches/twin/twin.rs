@@ -207,8 +207,12 @@ async fn serve(store: Arc<Store>, address: SocketAddr) {
         store,
         tool_router: router(),
     };
-    // The settings tooltable's HTTP transport gives the same service.
-    let config = StreamableHttpServerConfig::default().with_sse_keep_alive(None);
+    // The settings tooltable's HTTP transport gives the same service: no
+    // keep-alive pings, and a one-message reply as JSON rather than a
+    // one-event stream.
+    let config = StreamableHttpServerConfig::default()
+        .with_sse_keep_alive(None)
+        .with_json_response(true);
     let service = StreamableHttpService::new(
         move || Ok(twin.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -219,9 +223,9 @@ async fn serve(store: Arc<Store>, address: SocketAddr) {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
-        // rmcp's 2026-07-28 replies are chunked event streams whose last
-        // chunk is a write of its own; without this it waits for the
-        // client's delayed ACK. Turned off, which only helps rmcp.
+        // A reply rmcp streams (one that sends progress first) ends with a
+        // chunk written on its own, which with Nagle on waits for the
+        // client's delayed ACK; tooltable's transport turns Nagle off too.
         let _ = stream.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {

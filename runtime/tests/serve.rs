@@ -346,3 +346,73 @@ async fn over_http_every_bad_body_is_a_json_rpc_error_with_the_status_the_spec_n
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"serverInfo\""), "{body}");
 }
+
+/// A stateless 2026-07-28 `tools/call` of `tool` with `arguments`, carrying
+/// a progress token.
+async fn stateless_call(
+    address: std::net::SocketAddr,
+    tool: &str,
+    arguments: Value,
+) -> client::Answer {
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "progressToken": "p",
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        },
+    }});
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", tool),
+    ];
+    client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await
+}
+
+#[tokio::test]
+async fn over_http_a_reply_of_one_message_is_json_and_one_with_progress_before_it_is_a_stream() {
+    let (address, _stop) = http_server().await;
+
+    let single = stateless_call(address, "items_list", json!({})).await;
+    assert_eq!(
+        (single.status, single.header("content-type")),
+        (200, Some("application/json")),
+        "{}",
+        single.body
+    );
+    let answer: Value = serde_json::from_str(&single.body).unwrap();
+    assert_eq!(answer["id"], json!(3));
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+
+    let streamed = stateless_call(address, "items_progress", json!({"steps": 3})).await;
+    assert_eq!(
+        (streamed.status, streamed.header("content-type")),
+        (200, Some("text/event-stream")),
+        "{}",
+        streamed.body
+    );
+    let messages: Vec<Value> = streamed
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter(|data| !data.trim().is_empty())
+        .map(|data| serde_json::from_str(data.trim()).unwrap())
+        .collect();
+    assert!(
+        messages.len() >= 2,
+        "progress, then the result: {}",
+        streamed.body
+    );
+    assert_eq!(messages[0]["method"], json!("notifications/progress"));
+    let last = messages.last().unwrap();
+    assert_eq!(
+        (&last["id"], &last["result"]["isError"]),
+        (&json!(3), &json!(false)),
+        "{last}"
+    );
+}

@@ -199,10 +199,10 @@ fn main() -> ExitCode {
         }
         Command::Tools { json: false } => print_table(),
         Command::Serve(args) => {
-            tracing_subscriber::fmt()
-                .with_writer(std::io::stderr)
-                .with_ansi(false)
-                .init();
+            if let Err(e) = init_logging() {
+                eprintln!("notes-server: {e}");
+                return ExitCode::FAILURE;
+            }
             let options = args.into_options();
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(runtime) => runtime,
@@ -218,6 +218,36 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Logs to standard error, filtered by `RUST_LOG` (comma-separated
+/// `target=level` directives, or a bare level). Without it: the server's own
+/// and tooltable's events from `info` up, rmcp's from `warn` up. rmcp logs
+/// three lines at `info` for every stateless request (a service started, its
+/// input ended, it finished), which under load fills the log and costs more
+/// CPU than answering the request.
+fn init_logging() -> Result<(), String> {
+    use tracing::Level;
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter: Targets = match std::env::var("RUST_LOG") {
+        Ok(directives) if !directives.trim().is_empty() => directives.parse().map_err(|e| {
+            format!(
+                "RUST_LOG={directives:?} is not a log filter ({e}); write comma-separated `target=level` directives or a bare level, for example `info,rmcp=warn`"
+            )
+        })?,
+        _ => Targets::new()
+            .with_default(Level::INFO)
+            .with_target("rmcp", Level::WARN),
+    };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .finish()
+        .with(filter)
+        .try_init()
+        .map_err(|e| format!("cannot start logging: {e}"))
 }
 
 fn print_table() {

@@ -116,7 +116,7 @@ pub(crate) fn unreadable(error: &dyn fmt::Display) -> Refused {
 /// Checks one message: JSON, nested no deeper than `max_depth`, and a
 /// JSON-RPC 2.0 request, notification or response.
 pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused> {
-    let depth = nesting_depth(bytes);
+    let deep = nests_deeper_than(bytes, max_depth);
     let envelope = match serde_json::from_slice::<Envelope>(bytes) {
         Ok(envelope) => envelope,
         Err(error) if error.is_syntax() || error.is_eof() => {
@@ -130,14 +130,14 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
         }
         // Valid JSON that serde_json could not read: nested beyond its own
         // limit (the depth check below words that), or not an object.
-        Err(_) if depth > max_depth => return Err(too_deep(Value::Null, max_depth)),
+        Err(_) if deep => return Err(too_deep(Value::Null, max_depth)),
         Err(_) => return Err(not_json_rpc(Value::Null, "it is not a JSON object")),
     };
     let id = envelope.id.clone().filter(valid_id).unwrap_or(Value::Null);
-    if depth > max_depth {
+    if deep {
         return Err(too_deep(id, max_depth));
     }
-    if envelope.jsonrpc.as_deref() != Some("2.0") {
+    if !envelope.version_2_0 {
         return Err(not_json_rpc(id, "`jsonrpc` must be \"2.0\""));
     }
     let lists_tools = envelope.method.is_some_and(|m| m.lists_tools);
@@ -228,6 +228,14 @@ fn valid_id(id: &Value) -> bool {
     }
 }
 
+/// Whether arrays and objects nest deeper than `max` in JSON text. Nesting
+/// can go no deeper than the number of brackets that open, which is counted
+/// far faster than strings are skipped, so most messages need only the count.
+fn nests_deeper_than(bytes: &[u8], max: usize) -> bool {
+    let opening = bytes.iter().filter(|&&b| b == b'{' || b == b'[').count();
+    opening > max && nesting_depth(bytes) > max
+}
+
 /// How deeply arrays and objects nest in JSON text, counted without parsing
 /// it: one pass over the bytes, skipping strings. Text that is not JSON gets
 /// a meaningless but harmless answer; the parser refuses it anyway.
@@ -261,7 +269,8 @@ pub(crate) fn nesting_depth(bytes: &[u8]) -> usize {
 /// The parts of a JSON-RPC message the guard reads; everything else is
 /// skipped without being kept.
 struct Envelope {
-    jsonrpc: Option<String>,
+    /// `jsonrpc` is the string `"2.0"`.
+    version_2_0: bool,
     id: Option<Value>,
     method: Option<Method>,
     params: Option<Params>,
@@ -307,10 +316,10 @@ impl<'de> Deserialize<'de> for Params {
                     input_responses: None,
                     request_state: None,
                 };
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "inputResponses" => params.input_responses = Some(map.next_value()?),
-                        "requestState" => params.request_state = Some(map.next_value()?),
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key {
+                        Key::InputResponses => params.input_responses = Some(map.next_value()?),
+                        Key::RequestState => params.request_state = Some(map.next_value()?),
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -433,6 +442,61 @@ impl<'de> Deserialize<'de> for Method {
     }
 }
 
+/// A member name the guard reads, recognised without being copied.
+enum Key {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    ResultOrError,
+    InputResponses,
+    RequestState,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+                Ok(match name {
+                    "jsonrpc" => Key::Jsonrpc,
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    "result" | "error" => Key::ResultOrError,
+                    "inputResponses" => Key::InputResponses,
+                    "requestState" => Key::RequestState,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// The `jsonrpc` member: whether it is the string `"2.0"`.
+struct Version(bool);
+
+impl Classified for Version {
+    fn of_shape(_: Shape) -> Version {
+        Version(false)
+    }
+    fn of_str(text: &str) -> Version {
+        Version(text == "2.0")
+    }
+}
+
+impl<'de> Deserialize<'de> for Version {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Version, D::Error> {
+        deserializer.deserialize_any(Classify(std::marker::PhantomData))
+    }
+}
+
 impl<'de> Deserialize<'de> for Envelope {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Envelope, D::Error> {
         struct EnvelopeVisitor;
@@ -443,24 +507,21 @@ impl<'de> Deserialize<'de> for Envelope {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
                 let mut envelope = Envelope {
-                    jsonrpc: None,
+                    version_2_0: false,
                     id: None,
                     method: None,
                     params: None,
                     has_result_or_error: false,
                 };
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "jsonrpc" => {
-                            envelope.jsonrpc = match map.next_value::<Value>()? {
-                                Value::String(text) => Some(text),
-                                _ => Some(String::new()),
-                            }
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key {
+                        Key::Jsonrpc => {
+                            envelope.version_2_0 = map.next_value::<Version>()?.0;
                         }
-                        "id" => envelope.id = Some(map.next_value()?),
-                        "method" => envelope.method = Some(map.next_value()?),
-                        "params" => envelope.params = Some(map.next_value()?),
-                        "result" | "error" => {
+                        Key::Id => envelope.id = Some(map.next_value()?),
+                        Key::Method => envelope.method = Some(map.next_value()?),
+                        Key::Params => envelope.params = Some(map.next_value()?),
+                        Key::ResultOrError => {
                             map.next_value::<IgnoredAny>()?;
                             envelope.has_result_or_error = true;
                         }
@@ -592,6 +653,19 @@ mod tests {
     fn brackets_inside_strings_do_not_count_as_nesting() {
         assert_eq!(nesting_depth(br#"{"a":"[[[{{{\"]]]"}"#), 1);
         assert_eq!(nesting_depth(br#"[[1],[2,[3]]]"#), 3);
+        let quoted = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"q":"{}"}}}}"#,
+            "[{".repeat(100)
+        );
+        assert!(inspect(quoted.as_bytes(), DEPTH).is_ok());
+    }
+
+    #[test]
+    fn a_message_with_more_brackets_than_the_limit_is_refused_only_when_they_nest() {
+        let side_by_side = format!("[{}]", vec!["[]"; 100].join(","));
+        assert!(!nests_deeper_than(side_by_side.as_bytes(), 3));
+        assert!(nests_deeper_than(b"[[[[]]]]", 3));
+        assert!(!nests_deeper_than(b"[[[]]]", 3));
     }
 
     #[test]

@@ -12,7 +12,9 @@
 //! answered here from the descriptors' text ([`super::listing`]). What
 //! passes is handed to rmcp, which checks `Host` and `Origin` against the
 //! allow-lists given here, with the authenticated caller in the request's
-//! extensions.
+//! extensions. A stateless reply that is one message goes back as
+//! `application/json`, written at once, rather than as a one-event stream;
+//! a call that sends progress or logs first is streamed.
 
 use crate::serve::guard::{self, Refused};
 use crate::serve::listing::Lister;
@@ -127,6 +129,7 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         .with_cancellation_token(shutdown.child_token())
         .with_max_request_body_bytes(limits.max_request_bytes)
         .with_sse_keep_alive(None)
+        .with_json_response(true)
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins);
     let sessions = Arc::new(LocalSessionManager::default());
