@@ -138,24 +138,65 @@ fn current_meta() -> Value {
 
 /// A stdio session: one line out, the line answering it back.
 struct Session {
-    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    read: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    write: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+    read: BufReader<Box<dyn tokio::io::AsyncRead + Unpin + Send>>,
     next_id: i64,
     /// `None` for 2026-07-28, whose requests carry their version.
     legacy: Option<&'static str>,
+    /// The server's process, when it has one; killed with the session.
+    _process: Option<tokio::process::Child>,
 }
 
 impl Session {
+    /// A session with `server`, served in this process on an in-process pipe.
     async fn open(server: Server<McpServer<Shelf>>, legacy: Option<&'static str>) -> Session {
         let (client, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
         tokio::spawn(server.serve_io(server_read, server_write));
         let (read, write) = tokio::io::split(client);
+        Session::start(Box::new(read), Box::new(write), None, legacy).await
+    }
+
+    /// A session with `runtime/examples/fixture_stdio.rs` started with
+    /// `args`: a server on a real process's stdin and stdout.
+    async fn spawn(args: &[&str], legacy: Option<&'static str>) -> Session {
+        let deps = std::env::current_exe().unwrap();
+        let binary = deps
+            .parent()
+            .and_then(|deps| deps.parent())
+            .unwrap()
+            .join("examples")
+            .join(format!("fixture_stdio{}", std::env::consts::EXE_SUFFIX));
+        let mut child = tokio::process::Command::new(&binary)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}; `cargo test -p tooltable-runtime` builds it",
+                    binary.display()
+                )
+            });
+        let write = Box::new(child.stdin.take().unwrap());
+        let read = Box::new(child.stdout.take().unwrap());
+        Session::start(read, write, Some(child), legacy).await
+    }
+
+    async fn start(
+        read: Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+        write: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+        process: Option<tokio::process::Child>,
+        legacy: Option<&'static str>,
+    ) -> Session {
         let mut session = Session {
             write,
             read: BufReader::new(read),
             next_id: 1,
             legacy,
+            _process: process,
         };
         if let Some(version) = legacy {
             let (_, answer) = session
@@ -301,6 +342,44 @@ async fn on_stdio_a_listing_from_baked_bytes_equals_rmcps_in_every_era_page_and_
                 &answers[0],
                 &answers[1],
             );
+        }
+    }
+}
+
+#[tokio::test]
+async fn on_a_process_s_stdio_a_listing_answered_where_it_is_read_equals_rmcps() {
+    // The setups fixture_stdio serves: every tool, in one page or in pages of 5.
+    let setups = setups();
+    for setup in setups
+        .iter()
+        .filter(|s| s.name == "every tool" || s.name == "pages of 5")
+    {
+        let mut args = Vec::new();
+        let size = setup.page_size.map(|size| size.to_string());
+        if let Some(size) = &size {
+            args.extend(["--page-size", size.as_str()]);
+        }
+        for era in [Some("2025-11-25"), None] {
+            let mut answers = Vec::new();
+            for typed in [false, true] {
+                let mut args = args.clone();
+                if typed {
+                    args.push("--typed");
+                }
+                let mut session = Session::spawn(&args, era).await;
+                if !typed && era.is_some() {
+                    wait_for_the_fast_path(setup, &mut session).await;
+                }
+                let session = std::sync::Arc::new(tokio::sync::Mutex::new(session));
+                answers.push(
+                    walk(|cursor| {
+                        let session = session.clone();
+                        async move { session.lock().await.list(cursor.as_deref()).await }
+                    })
+                    .await,
+                );
+            }
+            compare(setup, era.unwrap_or("2026-07-28"), &answers[0], &answers[1]);
         }
     }
 }

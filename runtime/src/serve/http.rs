@@ -325,7 +325,7 @@ async fn route<H: ServerHandler>(
         #[cfg(not(feature = "auth"))]
         let caller = crate::serve::policy::Caller::operator();
         if let Some(answer) = lister.answer(&bytes, &caller, Some(version)) {
-            let mut response = Response::new(Full::new(Bytes::from(answer)).boxed());
+            let mut response = Response::new(Full::new(Bytes::from(answer.into_string())).boxed());
             response.headers_mut().insert(
                 http::header::CONTENT_TYPE,
                 http::HeaderValue::from_static("application/json"),

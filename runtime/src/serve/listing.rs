@@ -85,6 +85,47 @@ pub(crate) fn cache_scope<C: 'static>(registry: &Registry<C>, caller: &Caller) -
     }
 }
 
+/// A whole JSON-RPC response to `tools/list`: the descriptors' text between
+/// the envelope's head and tail, kept apart so that a transport can write
+/// the text where it lies instead of copying it.
+pub(crate) struct Answer {
+    head: String,
+    tools: ListText,
+    tail: String,
+}
+
+impl Answer {
+    /// The response as one string.
+    pub(crate) fn into_string(self) -> String {
+        let mut text = self.head;
+        text.reserve(self.tools.len() + self.tail.len());
+        text.push_str(&self.tools);
+        text.push_str(&self.tail);
+        text
+    }
+
+    /// Writes the response and a newline, in as few writes as `out` allows.
+    pub(crate) fn write_line(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        use std::io::IoSlice;
+        let mut parts = [
+            IoSlice::new(self.head.as_bytes()),
+            IoSlice::new(self.tools.as_bytes()),
+            IoSlice::new(self.tail.as_bytes()),
+            IoSlice::new(b"\n"),
+        ];
+        let mut rest = &mut parts[..];
+        while !rest.is_empty() {
+            match out.write_vectored(rest) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(written) => IoSlice::advance_slices(&mut rest, written),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Answers `tools/list` requests of one transport from the descriptors'
 /// text, or declines.
 pub(crate) trait Lister: Send + Sync {
@@ -97,7 +138,7 @@ pub(crate) trait Lister: Send + Sync {
         request: &[u8],
         transport_caller: &Caller,
         header_version: Option<&str>,
-    ) -> Option<String>;
+    ) -> Option<Answer>;
 }
 
 /// The lister of an adapter: its registry, shape, caller and session.
@@ -128,7 +169,7 @@ impl<C: Send + Sync + 'static> Lister for Listing<C> {
         request: &[u8],
         transport_caller: &Caller,
         header_version: Option<&str>,
-    ) -> Option<String> {
+    ) -> Option<Answer> {
         let request: Request = serde_json::from_slice(request).ok()?;
         if request.jsonrpc != "2.0" || request.method != "tools/list" {
             return None;
@@ -141,26 +182,25 @@ impl<C: Send + Sync + 'static> Lister for Listing<C> {
             CallerSource::Custom(_) => return None,
         };
         let (tools, next) = self.tools(caller, params.cursor.as_deref())?;
-        let mut out = String::with_capacity(tools.len() + 160);
-        out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-        out.push_str(&serde_json::to_string(&request.id).ok()?);
-        out.push_str(r#","result":{"tools":"#);
-        out.push_str(&tools);
+        let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);
+        head.push_str(&serde_json::to_string(&request.id).ok()?);
+        head.push_str(r#","result":{"tools":"#);
+        let mut tail = String::new();
         if let Some(next) = next {
-            let _ = write!(out, r#","nextCursor":"{next}""#);
+            let _ = write!(tail, r#","nextCursor":"{next}""#);
         }
         // Caching hints are part of the 2026-07-28 revision; earlier peers
         // get the listing exactly as their revision defines it.
         if era == Era::Current {
             let scope = serde_json::to_string(&cache_scope(&self.registry, caller)).ok()?;
             let _ = write!(
-                out,
+                tail,
                 r#","resultType":"complete","ttlMs":{},"cacheScope":{scope}"#,
                 self.shape.ttl_ms
             );
         }
-        out.push_str("}}");
-        Some(out)
+        tail.push_str("}}");
+        Some(Answer { head, tools, tail })
     }
 }
 

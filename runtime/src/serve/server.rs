@@ -425,8 +425,7 @@ where
         let lister = prepared.lister.map(|make| make(&prepared.handler, false));
         crate::serve::stdio::serve(
             prepared.handler,
-            crate::serve::stdio::Input::<tokio::io::Empty>::Stdin,
-            crate::serve::stdio::Output::<tokio::io::Sink>::Stdout,
+            crate::serve::stdio::Ends::<tokio::io::Empty, tokio::io::Sink>::Process,
             prepared.limits,
             lister,
             prepared.shutdown,
@@ -445,8 +444,7 @@ where
         let lister = prepared.lister.map(|make| make(&prepared.handler, false));
         crate::serve::stdio::serve(
             prepared.handler,
-            crate::serve::stdio::Input::Reader(reader),
-            crate::serve::stdio::Output::Writer(writer),
+            crate::serve::stdio::Ends::Io(reader, writer),
             prepared.limits,
             lister,
             prepared.shutdown,

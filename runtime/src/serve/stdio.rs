@@ -4,10 +4,14 @@
 //! ([`super::guard`]); a line that passes goes to rmcp through an in-process
 //! pipe, and a line that does not is answered here, as is a `tools/list`
 //! the lister can answer from the descriptors' text ([`super::listing`]).
-//! One task writes
-//! everything to the output, so an answer never interleaves with another.
-//! When the input ends, rmcp finishes the requests in flight, the pipe
-//! drains, and serving returns with every answer written.
+//! Every write to the output is of whole lines, so an answer never
+//! interleaves with another. When the input ends, rmcp finishes the
+//! requests in flight, the pipe drains, and serving returns with every
+//! answer written.
+//!
+//! On the process's own stdin and stdout, a listing is answered on the
+//! thread that read it, straight to stdout: a listing then costs a read, a
+//! parse and a write, with no thread woken to pass it along.
 
 use crate::serve::guard::{self, Kind};
 use crate::serve::listing::Lister;
@@ -15,8 +19,9 @@ use crate::serve::policy::Caller;
 use crate::serve::server::{Limits, ServeError};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ServerHandler, ServiceExt};
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt,
 };
@@ -37,24 +42,17 @@ pub(crate) enum Incoming {
     TooLong,
 }
 
-/// Where the lines come from.
-pub(crate) enum Input<R> {
-    /// An async reader (a pipe, a socket, a test's duplex stream).
-    Reader(R),
-    /// The process's stdin, read on a thread of its own: a blocking read of
-    /// stdin cannot be cancelled, and a thread of the runtime's blocking
-    /// pool would keep the runtime from shutting down on a signal.
-    Stdin,
-}
-
-/// Where the answers go.
-pub(crate) enum Output<W> {
-    /// An async writer (a pipe, a socket, a test's duplex stream).
-    Writer(W),
-    /// The process's stdout, written on a thread of its own: tokio's stdout
-    /// sends every write and every flush to its blocking pool, a thread
-    /// switch each, which is most of what an answer costs.
-    Stdout,
+/// Where the lines come from and the answers go.
+pub(crate) enum Ends<R, W> {
+    /// The process's stdin and stdout, each used from a thread of its own: a
+    /// blocking read of stdin cannot be cancelled, and a thread of the
+    /// runtime's blocking pool would keep the runtime from shutting down on a
+    /// signal; tokio's stdout sends every write and every flush to its
+    /// blocking pool, a thread switch each, which is most of what an answer
+    /// costs.
+    Process,
+    /// An async reader and writer (a pipe, a socket, a test's duplex stream).
+    Io(R, W),
 }
 
 /// The writer of the output, as [`write_out`] uses it.
@@ -64,13 +62,14 @@ enum Out<W> {
 }
 
 impl<W: AsyncWrite + Unpin> Out<W> {
-    async fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+    /// Writes whole lines.
+    async fn put(&mut self, lines: &[u8]) -> std::io::Result<()> {
         match self {
             Out::Async(writer) => {
-                writer.write_all(bytes).await?;
+                writer.write_all(lines).await?;
                 writer.flush().await
             }
-            Out::Thread(thread) => thread.put(bytes.to_vec()).await,
+            Out::Thread(thread) => thread.put(lines.to_vec()).await,
         }
     }
 
@@ -84,7 +83,9 @@ impl<W: AsyncWrite + Unpin> Out<W> {
 }
 
 /// A thread that writes what it is given to stdout, flushing whenever it
-/// has nothing more to write.
+/// has nothing more to write. It holds stdout's lock only while it writes,
+/// so the thread reading stdin can write a listing between two of its
+/// batches (each batch is whole lines).
 struct StdoutThread {
     chunks: mpsc::Sender<Vec<u8>>,
     done: tokio::sync::oneshot::Receiver<std::io::Result<()>>,
@@ -97,18 +98,17 @@ impl StdoutThread {
         std::thread::Builder::new()
             .name("tooltable-stdout".into())
             .spawn(move || {
-                use std::io::Write;
                 let stdout = std::io::stdout();
-                let mut out = stdout.lock();
                 let mut write = || -> std::io::Result<()> {
                     while let Some(chunk) = received.blocking_recv() {
+                        let mut out = stdout.lock();
                         out.write_all(&chunk)?;
                         while let Ok(more) = received.try_recv() {
                             out.write_all(&more)?;
                         }
                         out.flush()?;
                     }
-                    out.flush()
+                    stdout.lock().flush()
                 };
                 let _ = finished.send(write());
             })
@@ -135,12 +135,52 @@ impl StdoutThread {
     }
 }
 
+/// Listings answered on the thread that reads stdin, written to stdout
+/// there and then.
+struct Direct {
+    lister: Arc<dyn Lister>,
+    max_depth: usize,
+    /// Cleared when serving ends: a line read after that is not answered.
+    serving: Arc<AtomicBool>,
+}
+
+/// What [`Direct::answer`] did with a line.
+enum Answered {
+    /// It was a listing, and its answer was written.
+    Yes,
+    /// It is for the guard and rmcp.
+    No,
+    /// Stdout could not be written.
+    Failed(std::io::Error),
+}
+
+impl Direct {
+    fn answer(&self, line: &[u8]) -> Answered {
+        // Most lines are not listings; finding that out costs a scan, not a parse.
+        if !self.serving.load(Ordering::Acquire)
+            || memchr::memmem::find(line, b"tools/list").is_none()
+            || !guard::inspect(line, self.max_depth).is_ok_and(|passed| passed.lists_tools)
+        {
+            return Answered::No;
+        }
+        // Nobody authenticates on stdio: the caller is whoever started the
+        // server.
+        let Some(answer) = self.lister.answer(line, &Caller::operator(), None) else {
+            return Answered::No;
+        };
+        let mut out = std::io::stdout().lock();
+        match answer.write_line(&mut out).and_then(|()| out.flush()) {
+            Ok(()) => Answered::Yes,
+            Err(error) => Answered::Failed(error),
+        }
+    }
+}
+
 /// Serves `server` over newline-delimited JSON-RPC until the input ends or
 /// `shutdown` is cancelled.
 pub(crate) async fn serve<H, R, W>(
     server: H,
-    input: Input<R>,
-    output: Output<W>,
+    ends: Ends<R, W>,
     limits: Limits,
     lister: Option<Arc<dyn Lister>>,
     shutdown: CancellationToken,
@@ -151,29 +191,34 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let (lines_tx, lines_rx) = mpsc::channel(LINES_AHEAD);
-    match input {
-        Input::Reader(reader) => {
+    let serving = Arc::new(AtomicBool::new(true));
+    let output = match ends {
+        Ends::Io(reader, writer) => {
             tokio::spawn(read_lines(
                 tokio::io::BufReader::new(reader),
                 limits.max_request_bytes,
                 lines_tx,
             ));
+            Out::Async(writer)
         }
-        Input::Stdin => {
+        Ends::Process => {
+            let output = Out::Thread(StdoutThread::start()?);
             let max = limits.max_request_bytes;
+            let direct = lister.clone().map(|lister| Direct {
+                lister,
+                max_depth: limits.max_depth,
+                serving: serving.clone(),
+            });
             std::thread::Builder::new()
                 .name("tooltable-stdin".into())
-                .spawn(move || read_stdin(max, lines_tx))
+                .spawn(move || read_stdin(max, direct, lines_tx))
                 .map_err(|e| ServeError::io("cannot start the thread that reads stdin", e))?;
+            output
         }
-    }
+    };
     let (rmcp_side, guard_side) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
     let (answers_tx, answers_rx) = mpsc::channel::<String>(LINES_AHEAD);
-    let output = match output {
-        Output::Writer(writer) => Out::Async(writer),
-        Output::Stdout => Out::Thread(StdoutThread::start()?),
-    };
     let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx));
     tokio::spawn(guard_lines(lines_rx, to_rmcp, answers_tx, limits, lister));
 
@@ -193,6 +238,7 @@ where
         }
         () = shutdown.cancelled() => {}
     }
+    serving.store(false, Ordering::Release);
     // rmcp has closed its end of the pipe; wait until everything it wrote,
     // and every answer of the guard, reached the output.
     writer
@@ -224,13 +270,24 @@ async fn read_lines<R: AsyncBufRead + Unpin>(
     }
 }
 
-/// Reads stdin on its own thread until it ends.
-fn read_stdin(max: usize, lines: mpsc::Sender<Incoming>) {
+/// Reads stdin on its own thread until it ends, answering the listings
+/// `direct` can answer.
+fn read_stdin(max: usize, direct: Option<Direct>, lines: mpsc::Sender<Incoming>) {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
     loop {
         let mut line = Vec::new();
         match read_bounded_line_blocking(&mut reader, &mut line, max) {
+            Ok(Some(Incoming::Line(line)))
+                if let Some(direct) = &direct
+                    && let answered = direct.answer(&line)
+                    && !matches!(answered, Answered::No) =>
+            {
+                if let Answered::Failed(error) = answered {
+                    tracing::warn!(%error, "cannot write stdout; stopping");
+                    return;
+                }
+            }
             Ok(Some(incoming)) => {
                 if lines.blocking_send(incoming).is_err() {
                     return;
@@ -385,7 +442,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                     .flatten()
                     .and_then(|lister| lister.answer(&line, &operator, None)) =>
             {
-                if answers.send(answer).await.is_err() {
+                if answers.send(answer.into_string()).await.is_err() {
                     break;
                 }
             }
@@ -413,12 +470,29 @@ where
     P: AsyncRead + Unpin,
 {
     let mut buffer = vec![0u8; 64 * 1024];
+    // What rmcp wrote after its last whole line: written once the line ends.
+    let mut partial = Vec::new();
     let (mut rmcp_open, mut guard_open) = (true, true);
     while rmcp_open || guard_open {
         tokio::select! {
             read = from_rmcp.read(&mut buffer), if rmcp_open => match read {
                 Ok(0) | Err(_) => rmcp_open = false,
-                Ok(n) => output.put(&buffer[..n]).await?,
+                Ok(n) => {
+                    let read = &buffer[..n];
+                    match memchr::memrchr(b'\n', read) {
+                        None => partial.extend_from_slice(read),
+                        Some(end) if partial.is_empty() => {
+                            output.put(&read[..=end]).await?;
+                            partial.extend_from_slice(&read[end + 1..]);
+                        }
+                        Some(end) => {
+                            partial.extend_from_slice(&read[..=end]);
+                            output.put(&partial).await?;
+                            partial.clear();
+                            partial.extend_from_slice(&read[end + 1..]);
+                        }
+                    }
+                }
             },
             answer = answers.recv(), if guard_open => match answer {
                 None => guard_open = false,
@@ -431,6 +505,9 @@ where
         // Once rmcp is gone nothing more is forwarded; answers still queued
         // are written, then serving ends without waiting for more input.
         if !rmcp_open {
+            if !partial.is_empty() {
+                output.put(&std::mem::take(&mut partial)).await?;
+            }
             while let Ok(mut line) = answers.try_recv() {
                 line.push('\n');
                 output.put(line.as_bytes()).await?;

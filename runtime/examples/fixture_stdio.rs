@@ -1,0 +1,50 @@
+//! The test fixture's tools served on this process's stdin and stdout, for
+//! the tests that need a real process (`runtime/tests/listing.rs`).
+//!
+//! `fixture_stdio [--typed] [--page-size N]`: every tool up to the
+//! destructive tier; `--typed` sends every listing through rmcp.
+
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::rules::tier::Tier;
+use tooltable_runtime::serve::registry::Registry;
+use tooltable_runtime::serve::server::Server;
+
+fn main() -> std::process::ExitCode {
+    let mut args = std::env::args().skip(1);
+    let (mut typed, mut page_size) = (false, None);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--typed" => typed = true,
+            "--page-size" if page_size.is_none() => {
+                page_size = args.next().and_then(|size| size.parse::<usize>().ok());
+                if page_size.is_none() {
+                    eprintln!("fixture_stdio: --page-size needs a number of tools");
+                    return std::process::ExitCode::FAILURE;
+                }
+            }
+            _ => {
+                eprintln!("usage: fixture_stdio [--typed] [--page-size N]");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    }
+    let registry = Registry::builder(&TOOLS)
+        .max_tier(Tier::Destructive)
+        .build();
+    let mut server = Server::new(registry, Shelf::new()).baked_lists(!typed);
+    if let Some(size) = page_size {
+        server = server.page_size(size);
+    }
+    let served = tokio::runtime::Runtime::new().map(|runtime| runtime.block_on(server.stdio()));
+    match served {
+        Ok(Ok(())) => std::process::ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("fixture_stdio: {e}");
+            std::process::ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("fixture_stdio: cannot start the async runtime: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
