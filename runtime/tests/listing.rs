@@ -327,14 +327,7 @@ async fn on_stdio_a_listing_from_baked_bytes_equals_rmcps_in_every_era_page_and_
                     // rmcp, which is right but not what is tested here.
                     wait_for_the_fast_path(&setup, &mut session).await;
                 }
-                let session = std::sync::Arc::new(tokio::sync::Mutex::new(session));
-                answers.push(
-                    walk(|cursor| {
-                        let session = session.clone();
-                        async move { session.lock().await.list(cursor.as_deref()).await }
-                    })
-                    .await,
-                );
+                answers.push(walk_session(session).await);
             }
             compare(
                 &setup,
@@ -370,18 +363,21 @@ async fn on_a_process_s_stdio_a_listing_answered_where_it_is_read_equals_rmcps()
                 if !typed && era.is_some() {
                     wait_for_the_fast_path(setup, &mut session).await;
                 }
-                let session = std::sync::Arc::new(tokio::sync::Mutex::new(session));
-                answers.push(
-                    walk(|cursor| {
-                        let session = session.clone();
-                        async move { session.lock().await.list(cursor.as_deref()).await }
-                    })
-                    .await,
-                );
+                answers.push(walk_session(session).await);
             }
             compare(setup, era.unwrap_or("2026-07-28"), &answers[0], &answers[1]);
         }
     }
+}
+
+/// Every page a session lists, following its cursors.
+async fn walk_session(session: Session) -> Vec<(String, Value)> {
+    let session = std::sync::Arc::new(tokio::sync::Mutex::new(session));
+    walk(|cursor| {
+        let session = session.clone();
+        async move { session.lock().await.list(cursor.as_deref()).await }
+    })
+    .await
 }
 
 async fn wait_for_the_fast_path(setup: &Setup, session: &mut Session) {
