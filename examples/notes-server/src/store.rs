@@ -230,25 +230,24 @@ impl Store {
     }
 }
 
+/// Every read of a note runs these two statements, so they are kept
+/// prepared rather than compiled by SQLite on every call.
 fn read(connection: &Connection, id: i64) -> rusqlite::Result<Option<NoteRow>> {
     let row = connection
-        .query_row(
-            "SELECT id, title, body, created_at FROM notes WHERE id = ?1",
-            params![id],
-            |r| {
-                Ok(NoteRow {
-                    id: r.get(0)?,
-                    title: r.get(1)?,
-                    body: r.get(2)?,
-                    tags: Vec::new(),
-                    created_at: r.get(3)?,
-                })
-            },
-        )
+        .prepare_cached("SELECT id, title, body, created_at FROM notes WHERE id = ?1")?
+        .query_row(params![id], |r| {
+            Ok(NoteRow {
+                id: r.get(0)?,
+                title: r.get(1)?,
+                body: r.get(2)?,
+                tags: Vec::new(),
+                created_at: r.get(3)?,
+            })
+        })
         .optional()?;
     let Some(mut note) = row else { return Ok(None) };
     let mut statement =
-        connection.prepare("SELECT tag FROM tags WHERE note_id = ?1 ORDER BY position")?;
+        connection.prepare_cached("SELECT tag FROM tags WHERE note_id = ?1 ORDER BY position")?;
     note.tags = statement
         .query_map(params![id], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
