@@ -479,19 +479,19 @@ where
                 Ok(0) | Err(_) => rmcp_open = false,
                 Ok(n) => {
                     let read = &buffer[..n];
-                    match memchr::memrchr(b'\n', read) {
-                        None => partial.extend_from_slice(read),
-                        Some(end) if partial.is_empty() => {
-                            output.put(&read[..=end]).await?;
-                            partial.extend_from_slice(&read[end + 1..]);
-                        }
-                        Some(end) => {
-                            partial.extend_from_slice(&read[..=end]);
-                            output.put(&partial).await?;
-                            partial.clear();
-                            partial.extend_from_slice(&read[end + 1..]);
-                        }
+                    let Some(end) = memchr::memrchr(b'\n', read) else {
+                        partial.extend_from_slice(read);
+                        continue;
+                    };
+                    let (lines, rest) = read.split_at(end + 1);
+                    if partial.is_empty() {
+                        output.put(lines).await?;
+                    } else {
+                        partial.extend_from_slice(lines);
+                        output.put(&partial).await?;
+                        partial.clear();
                     }
+                    partial.extend_from_slice(rest);
                 }
             },
             answer = answers.recv(), if guard_open => match answer {
