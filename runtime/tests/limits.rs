@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::call::identity::{Identity, Permissions};
+use tooltable_runtime::rules::tier::Tier;
 use tooltable_runtime::serve::adapter::McpServer;
 use tooltable_runtime::serve::admission::CallLimits;
 use tooltable_runtime::serve::policy::Caller;
@@ -105,7 +106,7 @@ async fn a_caller_over_its_calls_in_progress_is_refused_until_one_finishes() {
     }
     assert_eq!(
         refused,
-        "items_list was not started: this caller already has 1 calls in progress, this server's limit for one caller; wait for one to finish"
+        "items_list was not started: this caller is already running as many calls at once as this server allows one caller (1); try again when one has finished"
     );
     peer.notify_cancelled(rmcp::model::CancelledNotificationParam::new(
         Some(waiting.id.clone()),
@@ -154,6 +155,45 @@ async fn a_result_over_the_size_limit_becomes_an_error_saying_so() {
         "{refusal}"
     );
     assert!(result.structured_content.is_none());
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_change_whose_result_is_over_the_size_limit_says_the_change_stands() {
+    let shelf = Arc::new(Shelf::new());
+    let writer = Server::new(
+        Registry::builder(&TOOLS).max_tier(Tier::Write).build(),
+        shelf.clone(),
+    )
+    .fixed_caller(Caller::from_identity(Identity {
+        subject: Some("alice".into()),
+        permissions: Permissions::All,
+    }));
+    let running = connect(
+        writer.max_result_bytes(1024),
+        Client::default(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let result = running
+        .call_tool(
+            CallToolRequestParams::new("items_create").with_arguments(
+                json!({"name": "n".repeat(2000)})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let refusal = text(&result);
+    assert!(
+        refusal.starts_with("items_create ran and its changes stand, but its result was ")
+            && refusal.ends_with("more than this server's limit of 1024 bytes, so it was not sent; do not call it again to make the same change"),
+        "{refusal}"
+    );
+    assert_eq!(shelf.count(), 1, "the item was made, once");
     running.cancel().await.unwrap();
 }
 

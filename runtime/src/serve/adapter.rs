@@ -25,6 +25,7 @@ use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, P
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
+use crate::rules::tier::Tier;
 use crate::serve::admission::{Admission, CallLimits};
 use crate::serve::listing::{self, CallerSource, Lister, Listing, Negotiated};
 use crate::serve::policy::Caller;
@@ -623,6 +624,21 @@ impl Channel for PeerChannel {
     }
 }
 
+/// The refusal for a result over the size limit. A tool that only reads is
+/// asked for less; one that changes things has already made its change, so
+/// the model is told that it stands rather than invited to make it again.
+fn oversized(tool: &str, reads: bool, bytes: usize, limit: usize) -> String {
+    if reads {
+        format!(
+            "{tool}'s result was {bytes} bytes, more than this server's limit of {limit} bytes, so it was not sent; ask for less (a narrower query, a smaller page)"
+        )
+    } else {
+        format!(
+            "{tool} ran and its changes stand, but its result was {bytes} bytes, more than this server's limit of {limit} bytes, so it was not sent; do not call it again to make the same change"
+        )
+    }
+}
+
 fn protocol_error(error: CallError) -> ErrorData {
     ErrorData::new(
         ErrorCode(error.code()),
@@ -779,9 +795,15 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 let bytes = result.payload_bytes();
                 if bytes > self.max_result_bytes {
                     tracing::warn!(tool = %request.name, bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
-                    return Ok(to_rmcp_result(CallToolResult::error(format!(
-                        "{}'s result was {bytes} bytes, more than this server's limit of {} bytes, so it was not sent; ask for less (a narrower query, a smaller page)",
-                        request.name, self.max_result_bytes
+                    let reads = self
+                        .registry
+                        .get(&request.name)
+                        .is_some_and(|entry| entry.info().tier == Tier::Read);
+                    return Ok(to_rmcp_result(CallToolResult::error(oversized(
+                        &request.name,
+                        reads,
+                        bytes,
+                        self.max_result_bytes,
                     )))
                     .into());
                 }

@@ -190,7 +190,8 @@ impl Admission {
             drop(by_caller);
             self.total.fetch_sub(1, Ordering::AcqRel);
             return Err(format!(
-                "{tool} was not started: this caller already has {mine} calls in progress, this server's limit for one caller; wait for one to finish"
+                "{tool} was not started: this caller is already running as many calls at once as this server allows one caller ({}); try again when one has finished",
+                self.limits.max_concurrent_per_caller
             ));
         }
         *by_caller.entry(key.clone()).or_default() += 1;
@@ -242,7 +243,7 @@ mod tests {
         let refusal = admission.admit(&caller("alice"), "t").err().unwrap();
         assert_eq!(
             refusal,
-            "t was not started: this caller already has 2 calls in progress, this server's limit for one caller; wait for one to finish"
+            "t was not started: this caller is already running as many calls at once as this server allows one caller (2); try again when one has finished"
         );
         assert!(admission.admit(&caller("bob"), "t").is_ok());
         drop(first);
