@@ -8,7 +8,10 @@ while raw requests check each refusal: no token (401 with a challenge naming
 the Protected Resource Metadata), bad tokens (401 `invalid_token`), a
 missing scope (403 `insufficient_scope` naming it), a foreign `Origin`
 (403), and a non-loopback address without authentication (refused at
-start, naming the flags).
+start, naming the flags). A second server, started with tight limits, shows
+that the limits count per token subject in both modes: one caller starting
+calls too fast is refused with when to retry while another is served, and a
+result over the size limit is refused saying so.
 """
 
 from __future__ import annotations
@@ -170,3 +173,51 @@ async def run_auth(server: Path, workdir: Path, check: Check, elicit: Callable[.
     )
     check(exposed.returncode != 0 and "--auth-issuer" in exposed.stderr and "--insecure-no-auth" in exposed.stderr,
           f"{label}: serving beyond loopback without auth is refused at start, naming the flags ({exposed.returncode} {exposed.stderr.strip()[-300:]!r})")
+
+
+async def run_limits(server: Path, workdir: Path, check: Check) -> None:
+    label = "http/limits"
+    print(f"== {label}", flush=True)
+    keys = Keys()
+    jwks = workdir / "limits-jwks.json"
+    jwks.write_text(json.dumps(keys.jwks()))
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    process = subprocess.Popen(
+        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / "limits.db"), "--allow-write",
+         "--auth-issuer", ISSUER, "--auth-audience", url, "--auth-jwks", str(jwks),
+         "--calls-per-second", "1", "--max-result-bytes", "1024"],
+        stderr=open(workdir / "limits.log", "w"),
+    )
+    try:
+        wait_for(port, process)
+        for mode in ("legacy", "2026-07-28"):
+            # A bucket of two calls that refills at one a second: of four
+            # calls in quick succession the first two are served and at
+            # least one more is refused (a slow machine may refill one).
+            hasty = keys.token(url, "notes.write", sub=f"hasty-{mode}")
+            patient = keys.token(url, "notes.write", sub=f"patient-{mode}")
+            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {hasty}"}) as http:
+                async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
+                    results = [await client.call_tool("notes_stats", {}) for _ in range(4)]
+            refusals = [text.text for result in results[2:] if result.is_error for text in result.content]
+            check(not results[0].is_error and not results[1].is_error and refusals and all(refusal.startswith(
+                "notes_stats was not started: this caller starts calls faster than this server allows (1 a second); try again in ")
+                for refusal in refusals),
+                f"{label}/{mode}: a caller past its burst of two is refused saying when to retry ({refusals})")
+            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {patient}"}) as http:
+                async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
+                    served = await client.call_tool("notes_create", {"title": "Short", "body": "x"})
+                    check(served.is_error is False, f"{label}/{mode}: another caller is served meanwhile")
+                    # A created note is echoed back whole, so a long body
+                    # makes a result over the limit.
+                    oversized = await client.call_tool("notes_create", {"title": "Long", "body": "x" * 2000})
+            said = " ".join(part.text for part in oversized.content if hasattr(part, "text"))
+            check(oversized.is_error is True and said.startswith("notes_create ran and its changes stand, but its result was ")
+                  and said.endswith("bytes, more than this server's limit of 1024 bytes, so it was not sent; do not call it again to make the same change"),
+                  f"{label}/{mode}: a result over the size limit is refused saying the change stands ({said!r})")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    log = (workdir / "limits.log").read_text()
+    check("a result over the size limit was not sent" in log, f"{label}: the oversized result is logged")

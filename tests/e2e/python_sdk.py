@@ -23,8 +23,12 @@ an input-required round on 2026-07-28. Every `tools/list` and `tools/call` messa
 validated against the official schema of the protocol revision it speaks.
 Then, over HTTP with bearer tokens (tests/e2e/auth.py), it checks identity:
 scopes decide what is listed and called, and every bad token, missing
-scope and foreign origin gets its refusal. Then it sends malformed input over both transports and checks that each gets
-the error the specification names and that the server keeps serving.
+scope and foreign origin gets its refusal; and limits, counted per token
+subject: a caller past its rate is refused saying when to retry while
+another is served, and a result over the size limit is refused saying the
+change stands. Then it sends malformed input over both transports and
+checks that each gets the error the specification names and that the
+server keeps serving.
 
 Exits non-zero, listing every failed check, when anything is wrong.
 """
@@ -49,7 +53,7 @@ import mcp_types
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from auth import run_auth
+from auth import run_auth, run_limits
 from record_http import RecordingProxy
 
 HERE = Path(__file__).resolve().parent
@@ -515,6 +519,7 @@ def main() -> int:
             anyio.run(cannot_ask, args.server, workdir, mode)
         anyio.run(run_http, args.server, expected, schemas, workdir)
         anyio.run(run_auth, args.server, workdir, check, Talk().on_elicit)
+        anyio.run(run_limits, args.server, workdir, check)
         bad_input_stdio(args.server, workdir, 64 * 1024)
     print(f"\n{PASSED} checks passed, {len(FAILURES)} failed")
     for failure in FAILURES:
