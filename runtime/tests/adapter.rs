@@ -55,7 +55,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
             .build();
         let client = connect(Server::new(open, Shelf::new()), lifecycle).await;
         let listed = client.list_tools(None).await.unwrap();
-        assert_eq!(listed.tools.len(), 12);
+        assert_eq!(listed.tools.len(), 13);
         if current {
             assert_eq!(
                 listed.ttl_ms,
@@ -73,7 +73,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
         )
         .await;
         let listed = client.list_tools(None).await.unwrap();
-        assert_eq!(listed.tools.len(), 9, "read tools only");
+        assert_eq!(listed.tools.len(), 10, "read tools only");
         if current {
             assert_eq!(listed.cache_scope, Some(CacheScope::Private));
         }

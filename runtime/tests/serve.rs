@@ -142,6 +142,7 @@ async fn every_bad_line_is_answered_and_a_valid_request_after_them_is_served() {
             "items_get",
             "items_greet",
             "items_label",
+            "items_link_account",
             "items_list",
             "items_progress",
             "items_put_and_name",
@@ -235,37 +236,37 @@ async fn settings_out_of_range_are_refused_naming_the_setting_before_serving() {
 }
 
 #[tokio::test]
-async fn pages_of_the_largest_size_list_everything_without_overflow() {
+async fn pages_walk_the_whole_list_and_the_last_has_no_cursor() {
     let registry = Registry::builder(&TOOLS)
         .max_tier(tooltable_runtime::rules::tier::Tier::Destructive)
         .build();
     let mut pipe = Pipe::start(
         Server::new(registry, Shelf::new())
             .handle_signals(false)
-            .page_size(4),
+            .page_size(5),
     );
     pipe.open().await;
     let first = pipe
         .ask(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#)
         .await;
-    assert_eq!(first["result"]["tools"].as_array().unwrap().len(), 4);
+    assert_eq!(first["result"]["tools"].as_array().unwrap().len(), 5);
     let cursor = first["result"]["nextCursor"].as_str().unwrap().to_owned();
     let second = pipe
         .ask(&format!(
             r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
         ))
         .await;
-    assert_eq!(second["result"]["tools"].as_array().unwrap().len(), 4);
+    assert_eq!(second["result"]["tools"].as_array().unwrap().len(), 5);
     let cursor = second["result"]["nextCursor"].as_str().unwrap().to_owned();
     let third = pipe
         .ask(&format!(
             r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
         ))
         .await;
-    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 4);
+    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 3);
     assert!(
         third["result"].get("nextCursor").is_none(),
-        "12 tools in pages of 4"
+        "13 tools in pages of 5"
     );
 }
 

@@ -108,6 +108,113 @@ async fn a_client_that_cannot_be_asked_is_refused_in_the_terms_of_its_era() {
 }
 
 #[tokio::test]
+async fn a_page_to_open_is_asked_in_both_eras_of_a_client_with_url_mode() {
+    for (era, lifecycle) in lifecycles() {
+        let client = Client {
+            capable: true,
+            url: true,
+            ..Client::default()
+        };
+        let running = connect(server(Arc::default()), client.clone(), lifecycle).await;
+        let result = running
+            .call_tool(CallToolRequestParams::new("items_link_account"))
+            .await
+            .unwrap_or_else(|e| panic!("{era}: {e}"));
+        assert_eq!(text(&result), "the person agreed to open the page", "{era}");
+        // The initialize era names the elicitation; 2026-07-28 has no such
+        // field and ties the answer to the question by its requestState.
+        let id = if era == "legacy" {
+            "connect-storage"
+        } else {
+            ""
+        };
+        assert_eq!(
+            *client.questions.lock().unwrap(),
+            [format!(
+                "Connect your storage account to keep items there. <https://storage.example.test/connect> [{id}]"
+            )],
+            "{era}"
+        );
+        running.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_page_to_open_is_refused_to_a_client_with_forms_only_in_the_terms_of_its_era() {
+    let forms_only = || Client {
+        capable: true,
+        ..Client::default()
+    };
+    let legacy = connect(
+        server(Arc::default()),
+        forms_only(),
+        ClientLifecycleMode::Initialize,
+    )
+    .await;
+    let result = legacy
+        .call_tool(CallToolRequestParams::new("items_link_account"))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text(&result),
+        "the client did not declare URL-mode elicitation, so it cannot be asked to open a page"
+    );
+    legacy.cancel().await.unwrap();
+
+    let mut raw = Raw::start(Arc::default());
+    let refused = raw
+        .call("items_link_account", json!({}), json!({"elicitation": {}}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"url": {}}}),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn a_page_to_open_travels_in_a_round_without_an_elicitation_id() {
+    let mut raw = Raw::start(Arc::default());
+    let url_mode = json!({"elicitation": {"form": {}, "url": {}}});
+    let first = raw
+        .call("items_link_account", json!({}), url_mode.clone())
+        .await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let mut request = first["result"]["inputRequests"]["connect"].clone();
+    // rmcp's type for the question keeps the initialize era's field and
+    // writes it empty when absent; tooltable gives it no value.
+    let id = request["params"]
+        .as_object_mut()
+        .unwrap()
+        .remove("elicitationId");
+    assert!(
+        matches!(id.as_ref().and_then(Value::as_str), None | Some("")),
+        "{id:?}"
+    );
+    assert_eq!(
+        request,
+        json!({"method": "elicitation/create", "params": {
+            "mode": "url",
+            "message": "Connect your storage account to keep items there.",
+            "url": "https://storage.example.test/connect",
+        }})
+    );
+    let done = raw
+        .call(
+            "items_link_account",
+            json!({"requestState": first["result"]["requestState"], "inputResponses": {"connect": {"action": "decline"}}}),
+            url_mode,
+        )
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "the person declined to open the page",
+        "{done}"
+    );
+}
+
+#[tokio::test]
 async fn progress_reaches_the_client_throttled_with_the_first_and_the_last() {
     for (era, lifecycle) in lifecycles() {
         let client = Client::default();

@@ -4,7 +4,7 @@
 //! or the client's workspace (roots) through its [`Call`](super::handle::Call).
 //! Each question is built here, has a key that names it across the rounds of
 //! a 2026-07-28 call, and serializes to the `params` MCP defines for its
-//! method, the same JSON on both protocol eras. Answers are read from the
+//! method in each protocol era. Answers are read from the
 //! client's JSON with one parser per kind, and one that does not fit is a
 //! clear error, never a guess.
 
@@ -249,7 +249,22 @@ impl Question {
         }
     }
 
-    /// The request's `params`, as MCP defines them for the method.
+    /// The `params` of an entry of a 2026-07-28 `inputRequests`: those of
+    /// [`Question::params`], except that a URL-mode elicitation carries no
+    /// `elicitationId` there, because that revision ties the answer to the
+    /// question through the `requestState` instead.
+    pub(crate) fn input_request_params(&self) -> Value {
+        let mut params = self.params();
+        if let (Question::Elicit(q), Value::Object(fields)) = (self, &mut params)
+            && q.is_url()
+        {
+            fields.remove("elicitationId");
+        }
+        params
+    }
+
+    /// The request's `params`, as MCP defines them for the method (for a
+    /// request sent over an initialize-era session).
     pub(crate) fn params(&self) -> Value {
         match self {
             Question::Elicit(q) => match &q.mode {
@@ -437,6 +452,24 @@ mod tests {
             json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}], "maxTokens": 100})
         );
         assert_eq!(Question::Roots(RootsRequest::new()).params(), json!({}));
+    }
+
+    #[test]
+    fn a_url_question_names_itself_only_where_its_era_does() {
+        let page = Question::Elicit(Elicitation::url(
+            "Connect your account.",
+            "https://example.test/connect",
+            "connect-1",
+        ));
+        assert_eq!(
+            page.params(),
+            json!({"mode": "url", "message": "Connect your account.", "url": "https://example.test/connect", "elicitationId": "connect-1"})
+        );
+        assert_eq!(
+            page.input_request_params(),
+            json!({"mode": "url", "message": "Connect your account.", "url": "https://example.test/connect"})
+        );
+        assert_eq!(page.capability(), Capability::UrlElicitation);
     }
 
     #[test]

@@ -484,7 +484,7 @@ impl Call {
                 }
             }
             Era::Current => {
-                let digest = question_digest(question.method(), &question.params());
+                let digest = question_digest(question.method(), &question.input_request_params());
                 let answered = self
                     .rounds()
                     .and_then(|r| r.answers.get(&key))
@@ -525,11 +525,16 @@ impl Call {
         };
         let digests = asked
             .iter()
-            .map(|(key, q)| (key.clone(), question_digest(q.method(), &q.params())))
+            .map(|(key, q)| {
+                (
+                    key.clone(),
+                    question_digest(q.method(), &q.input_request_params()),
+                )
+            })
             .collect();
         let requests = asked
             .into_iter()
-            .map(|(key, q)| (key, q.method(), q.params()))
+            .map(|(key, q)| (key, q.method(), q.input_request_params()))
             .collect();
         let rounds = self.rounds().cloned().unwrap_or_default();
         (requests, rounds.next(steps, digests))

@@ -10,9 +10,9 @@
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
-    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, Implementation,
-    ProgressNotificationParam, ProtocolVersion, RootsCapabilities, SamplingCapability,
-    SamplingMessage,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
+    FormElicitationCapability, Implementation, ProgressNotificationParam, ProtocolVersion,
+    RootsCapabilities, SamplingCapability, SamplingMessage, UrlElicitationCapability,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RoleClient,
@@ -33,6 +33,8 @@ use tooltable_runtime::serve::server::Server;
 pub struct Client {
     /// Whether it declares elicitation, sampling and roots.
     pub capable: bool,
+    /// Whether its elicitation includes URL mode (with `capable`).
+    pub url: bool,
     /// What it answers a question whether to allow a call (default: accept `true`).
     pub consent: Option<ElicitResult>,
     pub progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
@@ -45,7 +47,13 @@ impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
         let mut capabilities = ClientCapabilities::default();
         if self.capable {
-            capabilities.elicitation = Some(ElicitationCapability::new());
+            capabilities.elicitation = Some(if self.url {
+                ElicitationCapability::new()
+                    .with_form(FormElicitationCapability::default())
+                    .with_url(UrlElicitationCapability::new())
+            } else {
+                ElicitationCapability::new()
+            });
             capabilities.sampling = Some(SamplingCapability::default());
             capabilities.roots = Some(RootsCapabilities::default());
         }
@@ -59,6 +67,19 @@ impl ClientHandler for Client {
     ) -> Result<ElicitResult, ErrorData> {
         let message = match &request {
             ElicitRequestParams::FormElicitationParams { message, .. } => message.clone(),
+            ElicitRequestParams::UrlElicitationParams {
+                message,
+                url,
+                elicitation_id,
+                ..
+            } => {
+                // Agreeing to open a page carries no content.
+                self.questions
+                    .lock()
+                    .unwrap()
+                    .push(format!("{message} <{url}> [{elicitation_id}]"));
+                return Ok(ElicitResult::new(ElicitationAction::Accept));
+            }
             other => format!("{other:?}"),
         };
         self.questions.lock().unwrap().push(message.clone());
