@@ -1,7 +1,8 @@
 """notes-server, driven by the official Python MCP SDK (PyPI `mcp`).
 
     python python_sdk.py --server target/debug/notes-server \
-        --manifest examples/notes-server/tools.json --schemas tests/data/mcp-schema
+        --manifest examples/notes-server/tools.json --schemas tests/data/mcp-schema \
+        --fixture target/debug/examples/fixture_stdio
 
 Connects over stdio in each of the SDK's modes (`auto`, `legacy`,
 `2026-07-28`) and over streamable HTTP; in each: lists the tools page by page
@@ -19,7 +20,9 @@ progress and logging callbacks, a cancelled `notes_watch` must stop its
 handler within one second, and `notes_create` without a title must ask
 through the SDK's elicitation callback and use the answer (accepted, and
 declined) in every mode: a request over the session on the initialize era,
-an input-required round on 2026-07-28. Every `tools/list` and `tools/call` message the server sends is
+an input-required round on 2026-07-28; and URL mode, through the
+runtime's test fixture (`--fixture`), whose tool asks the person to open a
+page. Every `tools/list` and `tools/call` message the server sends is
 validated against the official schema of the protocol revision it speaks.
 Then, over HTTP with bearer tokens (tests/e2e/auth.py), it checks identity:
 scopes decide what is listed and called, and every bad token, missing
@@ -343,6 +346,44 @@ async def cannot_ask(server: Path, workdir: Path, mode: str) -> None:
                 check(still.get("isError") is False, f"{label}: the refused delete deleted nothing")
 
 
+async def open_a_page(fixture: Path, mode: str) -> None:
+    """URL-mode elicitation, which notes-server has no use for: the test
+    fixture's items_link_account asks the person to open a page outside the
+    client, and learns only whether they agreed."""
+    label = f"stdio/fixture/{mode}"
+    print(f"== {label}", flush=True)
+    asked: list[Any] = []
+    action = "accept"
+
+    async def on_elicit(context: Any, params: Any) -> mcp_types.ElicitResult:
+        asked.append(params)
+        return mcp_types.ElicitResult(action=action)
+
+    async with Client(StdioServerParameters(command=str(fixture)), mode=mode, elicitation_callback=on_elicit) as client:
+        agreed = wire(await client.call_tool("items_link_account", {}))
+        check(text_of(agreed) == "the person agreed to open the page", f"{label}: an accepted page resumes the handler ({text_of(agreed)!r})")
+        page = asked[0] if asked else None
+        check(page is not None and page.mode == "url" and page.url == "https://storage.example.test/connect"
+              and page.message == "Connect your storage account to keep items there.",
+              f"{label}: the SDK's callback was asked to open the page ({page!r})")
+        if mode == "legacy":
+            check(page is not None and page.elicitation_id == "connect-storage", f"{label}: the initialize era names the elicitation ({page!r})")
+        action = "decline"
+        declined = wire(await client.call_tool("items_link_account", {}))
+        check(text_of(declined) == "the person declined to open the page", f"{label}: a declined page is the handler's to answer ({text_of(declined)!r})")
+    async with Client(StdioServerParameters(command=str(fixture)), mode=mode) as client:
+        refused = wire(await client.call_tool("items_link_account", {})) if mode == "legacy" else None
+        if refused is not None:
+            check(refused.get("isError") is True and "URL-mode elicitation" in text_of(refused),
+                  f"{label}: a client that cannot open pages is refused saying so ({text_of(refused)!r})")
+        else:
+            try:
+                await client.call_tool("items_link_account", {})
+                check(False, f"{label}: a client that cannot open pages is refused")
+            except Exception as error:  # the SDK raises the JSON-RPC error
+                check("URL-mode elicitation" in str(error), f"{label}: a client that cannot open pages is refused with -32021 saying so ({error})")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -508,6 +549,7 @@ def main() -> int:
     parser.add_argument("--server", type=Path, required=True)
     parser.add_argument("--manifest", type=Path, required=True)
     parser.add_argument("--schemas", type=Path, required=True)
+    parser.add_argument("--fixture", type=Path, required=True, help="the test fixture served on stdio (cargo build -p tooltable-runtime --example fixture_stdio)")
     args = parser.parse_args()
     expected = expected_tools(args.manifest)
     schemas = Schemas(args.schemas)
@@ -517,6 +559,7 @@ def main() -> int:
             anyio.run(run_stdio, args.server, expected, schemas, mode, workdir)
         for mode in ("legacy", "2026-07-28"):
             anyio.run(cannot_ask, args.server, workdir, mode)
+            anyio.run(open_a_page, args.fixture, mode)
         anyio.run(run_http, args.server, expected, schemas, workdir)
         anyio.run(run_auth, args.server, workdir, check, Talk().on_elicit)
         anyio.run(run_limits, args.server, workdir, check)
