@@ -51,26 +51,24 @@ async fn a_caller_starting_calls_too_fast_is_refused_with_when_to_retry() {
         ClientLifecycleMode::Initialize,
     )
     .await;
-    let mut refusals = Vec::new();
-    for _ in 0..3 {
+    let mut results = Vec::new();
+    for _ in 0..4 {
         let result = running
             .call_tool(CallToolRequestParams::new("items_list"))
             .await
             .unwrap();
-        if result.is_error == Some(true) {
-            refusals.push(text(&result));
-        }
+        results.push((result.is_error == Some(true)).then(|| text(&result)));
     }
-    assert_eq!(
-        refusals.len(),
-        1,
-        "a burst of two, then a refusal: {refusals:?}"
-    );
-    assert!(
-        refusals[0].starts_with("items_list was not started: this caller starts calls faster than this server allows (1 a second); try again in "),
-        "{}",
-        refusals[0]
-    );
+    // A burst of two, then refusals (a stalled machine may refill one).
+    assert_eq!(results[..2], [None, None], "{results:?}");
+    let refusals: Vec<&String> = results[2..].iter().flatten().collect();
+    assert!(!refusals.is_empty(), "{results:?}");
+    for refusal in refusals {
+        assert!(
+            refusal.starts_with("items_list was not started: this caller starts calls faster than this server allows (1 a second); try again in "),
+            "{refusal}"
+        );
+    }
     running.cancel().await.unwrap();
 }
 
