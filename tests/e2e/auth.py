@@ -98,22 +98,34 @@ def rpc(url: str, method: str, params: dict[str, Any], token: str | None = None,
     return httpx.post(url, content=json.dumps(body).encode(), headers=headers, timeout=10)
 
 
-async def run_auth(server: Path, workdir: Path, check: Check, elicit: Callable[..., Any]) -> None:
-    label = "http/auth"
-    print(f"== {label}", flush=True)
+def serve_with_tokens(server: Path, workdir: Path, name: str, flags: list[str]) -> tuple[Keys, int, str, subprocess.Popen]:
+    """notes-server over HTTP trusting fresh keys (written as a JWKS file),
+    with `flags` added; its log is `name`.log in `workdir`. Returns the
+    keys, the port, the MCP endpoint's URL and the process, listening."""
     keys = Keys()
-    jwks = workdir / "jwks.json"
+    jwks = workdir / f"{name}-jwks.json"
     jwks.write_text(json.dumps(keys.jwks()))
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    metadata_url = f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"
     process = subprocess.Popen(
-        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / "auth.db"), "--allow-destructive",
-         "--auth-issuer", ISSUER, "--auth-audience", url, "--auth-jwks", str(jwks)],
-        stderr=open(workdir / "auth.log", "w"),
+        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / f"{name}.db"),
+         "--auth-issuer", ISSUER, "--auth-audience", url, "--auth-jwks", str(jwks), *flags],
+        stderr=open(workdir / f"{name}.log", "w"),
     )
     try:
         wait_for(port, process)
+    except RuntimeError:
+        process.kill()
+        raise
+    return keys, port, url, process
+
+
+async def run_auth(server: Path, workdir: Path, check: Check, elicit: Callable[..., Any]) -> None:
+    label = "http/auth"
+    print(f"== {label}", flush=True)
+    keys, port, url, process = serve_with_tokens(server, workdir, "auth", ["--allow-destructive"])
+    metadata_url = f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"
+    try:
         missing = rpc(url, "tools/list", {})
         check(missing.status_code == 401 and missing.headers.get("www-authenticate") == f'Bearer resource_metadata="{metadata_url}"',
               f"{label}: no token is 401 with a challenge naming the metadata ({missing.status_code} {missing.headers.get('www-authenticate')})")
@@ -178,19 +190,8 @@ async def run_auth(server: Path, workdir: Path, check: Check, elicit: Callable[.
 async def run_limits(server: Path, workdir: Path, check: Check) -> None:
     label = "http/limits"
     print(f"== {label}", flush=True)
-    keys = Keys()
-    jwks = workdir / "limits-jwks.json"
-    jwks.write_text(json.dumps(keys.jwks()))
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    process = subprocess.Popen(
-        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / "limits.db"), "--allow-write",
-         "--auth-issuer", ISSUER, "--auth-audience", url, "--auth-jwks", str(jwks),
-         "--calls-per-second", "1", "--max-result-bytes", "1024"],
-        stderr=open(workdir / "limits.log", "w"),
-    )
+    keys, _, url, process = serve_with_tokens(server, workdir, "limits", ["--allow-write", "--calls-per-second", "1", "--max-result-bytes", "1024"])
     try:
-        wait_for(port, process)
         for mode in ("legacy", "2026-07-28"):
             # A bucket of two calls that refills at one a second: of four
             # calls in quick succession the first two are served and at
