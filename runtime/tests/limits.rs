@@ -25,13 +25,17 @@ fn server(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
     Server::new(Registry::new(&TOOLS), shelf)
 }
 
-/// A server whose every request comes from one authenticated subject, the
-/// unit per-caller limits count in.
-fn alices(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
-    server(shelf).fixed_caller(Caller::from_identity(Identity {
+/// One authenticated subject, the unit per-caller limits count in.
+fn alice() -> Caller {
+    Caller::from_identity(Identity {
         subject: Some("alice".into()),
         permissions: Permissions::All,
-    }))
+    })
+}
+
+/// A server whose every request comes from [`alice`].
+fn alices(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
+    server(shelf).fixed_caller(alice())
 }
 
 fn limits(per_caller: usize, per_second: u32, burst: u32) -> CallLimits {
@@ -163,10 +167,7 @@ async fn a_change_whose_result_is_over_the_size_limit_says_the_change_stands() {
         Registry::builder(&TOOLS).max_tier(Tier::Write).build(),
         shelf.clone(),
     )
-    .fixed_caller(Caller::from_identity(Identity {
-        subject: Some("alice".into()),
-        permissions: Permissions::All,
-    }));
+    .fixed_caller(alice());
     let running = connect(
         writer.max_result_bytes(1024),
         Client::default(),
