@@ -266,11 +266,34 @@ async fn a_connection_that_sends_its_headers_too_slowly_is_closed() {
 }
 
 #[tokio::test]
-async fn a_connection_over_the_limit_is_answered_503_and_closed() {
+async fn at_the_connection_limit_an_idle_connection_gives_its_place_to_a_new_one() {
     let (address, _stop) = http(|s| s.max_connections(1)).await;
-    let _held = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut idle = tokio::net::TcpStream::connect(address).await.unwrap();
     // Give the server a moment to accept the first connection.
     tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = client::exchange(address, "POST", "/mcp", &[], "").await;
+    assert_ne!(
+        answer.status, 503,
+        "the new connection was served: {}",
+        answer.body
+    );
+    let closed = read_until_closed(&mut idle, Duration::from_secs(5)).await;
+    assert_eq!(
+        closed.as_deref(),
+        Some(""),
+        "the idle one was closed without a word"
+    );
+}
+
+#[tokio::test]
+async fn a_connection_over_the_limit_while_every_connection_serves_a_request_is_answered_503() {
+    let (address, _stop) = http(|s| s.max_connections(1)).await;
+    let mut busy = tokio::net::TcpStream::connect(address).await.unwrap();
+    busy.write_all(client::stateless_call_request(address, 1, "items_wait", json!({})).as_bytes())
+        .await
+        .unwrap();
+    // Give the server a moment to start the call.
+    tokio::time::sleep(Duration::from_millis(200)).await;
     let mut over = tokio::net::TcpStream::connect(address).await.unwrap();
     let answer = read_until_closed(&mut over, Duration::from_secs(10))
         .await

@@ -12,18 +12,16 @@ use crate::call::handle::Call;
 use crate::call::handler::Arguments;
 use crate::rules::confirm::{self, Confirm, Consent, Refusal};
 use crate::rules::info::ToolInfo;
-use crate::rules::quote::shorten;
+use crate::rules::quote;
 use serde_json::{Value, json};
 
 /// The key of the consent question across the rounds of a 2026-07-28 call;
 /// the `tooltable.` prefix keeps it apart from a handler's own keys.
 pub(crate) const KEY: &str = "tooltable.consent";
 
-/// How much of the arguments the question shows, in characters.
+/// How much of the arguments the question shows a person, in characters:
+/// more than a reply quotes, since the person decides on them.
 const SHOWN_ARGUMENTS_CHARS: usize = 1_000;
-
-/// How much of an answer that does not fit a refusal quotes.
-const SHOWN_ANSWER_CHARS: usize = 120;
 
 /// Allows a call to `info`, whose `confirm` argument (already taken out of
 /// `arguments`) was `given`: by asking the person when the client can ask,
@@ -48,10 +46,8 @@ pub(crate) async fn obtain(
 /// The question: the tool, what it does and the arguments it would run
 /// with, and one required boolean.
 fn question(tool: &str, confirm: &Confirm<'_>, arguments: &Arguments) -> Elicitation {
-    let shown = shorten(
-        &Value::Object(arguments.clone()).to_string(),
-        SHOWN_ARGUMENTS_CHARS,
-    );
+    let arguments = Value::Object(arguments.clone()).to_string();
+    let shown = quote::shorten(&arguments, SHOWN_ARGUMENTS_CHARS);
     let what = match confirm.consequence() {
         Some(consequence) => format!("{tool} {consequence}."),
         None => format!("{tool} asks for your confirmation."),
@@ -97,7 +93,7 @@ fn read(tool: &str, answer: Result<Elicited, AskError>) -> Result<(), Refusal> {
             tool,
             why: format!(
                 "the client's answer to the question whether to allow it was {} instead of exactly one boolean `confirm`",
-                shorten(&Value::Object(content).to_string(), SHOWN_ANSWER_CHARS)
+                quote::text(&Value::Object(content).to_string())
             ),
         }),
     }
@@ -144,7 +140,10 @@ mod tests {
         let params = crate::call::ask::Question::Elicit(q).params();
         let message = params["message"].as_str().unwrap();
         assert!(message.len() < 1_200, "{}", message.len());
-        assert!(message.ends_with('…'));
+        assert!(
+            message.contains("xxx…xxx"),
+            "its start and its end are shown"
+        );
     }
 
     #[test]

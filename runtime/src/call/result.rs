@@ -103,7 +103,7 @@ impl CallError {
 
     /// The error for a name that no tool has.
     pub fn unknown_tool(name: &str) -> CallError {
-        CallError::invalid_params(format!("Unknown tool: {name}"))
+        CallError::invalid_params(format!("Unknown tool: {}", crate::rules::quote::text(name)))
     }
 
     /// An invalid-params error with its own message.

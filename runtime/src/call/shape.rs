@@ -4,6 +4,7 @@
 use crate::call::content::IntoContent;
 use crate::call::error::ToolError;
 use crate::call::handler::{Arguments, Failure, Outcome, Output};
+use crate::rules::quote;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -19,13 +20,16 @@ pub fn parse_args<P: DeserializeOwned>(arguments: Arguments) -> Result<P, Failur
 fn argument_failure<P: DeserializeOwned>(value: &Value) -> Failure {
     match serde_path_to_error::deserialize::<_, P>(value) {
         Ok(_) => Failure::Arguments("the arguments do not fit the parameter type.".into()),
+        // Both the path (member names) and serde's message (which quotes
+        // the value that did not fit) come from the request.
         Err(error) => {
             let path = error.path().to_string();
-            let inner = error.into_inner();
+            let inner = error.into_inner().to_string();
+            let inner = quote::text(&inner);
             Failure::Arguments(if path == "." {
                 format!("{inner}.")
             } else {
-                format!("at `{path}`, {inner}.")
+                format!("at `{}`, {inner}.", quote::text(&path))
             })
         }
     }
@@ -36,7 +40,8 @@ pub fn no_args(arguments: &Arguments) -> Result<(), Failure> {
     match arguments.keys().next() {
         None => Ok(()),
         Some(first) => Err(Failure::Arguments(format!(
-            "this tool takes no arguments, but was given `{first}`."
+            "this tool takes no arguments, but was given `{}`.",
+            quote::text(first)
         ))),
     }
 }

@@ -9,7 +9,7 @@
 //! the setting, the refusals and the check live together here so that what
 //! the schema promises and what the server enforces cannot drift apart.
 
-use crate::rules::quote::shorten;
+use crate::rules::quote;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::fmt;
@@ -266,8 +266,6 @@ impl fmt::Display for Refusal {
     }
 }
 
-const SHOWN_VALUE_CHARS: usize = 64;
-
 /// Takes `confirm` out of `arguments` before anything else sees them: its
 /// value when it was a boolean, `None` when absent.
 pub fn take(tool: &str, arguments: &mut Map<String, Value>) -> Result<Option<bool>, Refusal> {
@@ -276,7 +274,7 @@ pub fn take(tool: &str, arguments: &mut Map<String, Value>) -> Result<Option<boo
         Some(Value::Bool(given)) => Ok(Some(given)),
         Some(other) => Err(Refusal::NotBoolean {
             tool: tool.to_owned(),
-            given: shorten(&other.to_string(), SHOWN_VALUE_CHARS),
+            given: quote::text(&other.to_string()).into_owned(),
         }),
     }
 }
@@ -371,7 +369,7 @@ mod tests {
     #[test]
     fn a_huge_non_boolean_confirm_is_shortened_in_the_refusal() {
         let refusal = take("t", &mut args(json!({"confirm": "x".repeat(10_000)}))).unwrap_err();
-        assert!(refusal.to_string().len() < 300);
+        assert!(refusal.to_string().chars().count() < 400);
     }
 
     #[test]

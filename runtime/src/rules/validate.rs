@@ -8,19 +8,16 @@
 //! providers register. All of them use [`Validator`], a JSON Schema 2020-12
 //! validator from the maintained `jsonschema` crate, compiled once per
 //! schema. Reports are bounded: at most [`MAX_VIOLATIONS`] violations, each
-//! at most [`MAX_MESSAGE_CHARS`] characters, with the offending value left
+//! quoted by the one rule ([`quote::text`]), with the offending value left
 //! out of the message (it can be megabytes), so a large bad request never
 //! makes a larger reply.
 
-use crate::rules::quote::shorten;
+use crate::rules::quote;
 use serde_json::Value;
 use std::fmt;
 
 /// The most violations one check reports.
 pub const MAX_VIOLATIONS: usize = 5;
-
-/// The longest message of one violation, in characters.
-pub const MAX_MESSAGE_CHARS: usize = 200;
 
 /// One way a value does not fit a schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +67,7 @@ impl Validator {
             .should_validate_formats(true)
             .build(schema)
             .map(Validator)
-            .map_err(|e| SchemaError(shorten(&e.masked().to_string(), MAX_MESSAGE_CHARS)))
+            .map_err(|e| SchemaError(quote::text(&e.masked().to_string()).into_owned()))
     }
 
     /// Checks `value`; on failure, the first [`MAX_VIOLATIONS`] violations.
@@ -83,11 +80,8 @@ impl Validator {
             .iter_errors(value)
             .take(MAX_VIOLATIONS)
             .map(|error| Violation {
-                pointer: error.instance_path().to_string(),
-                message: shorten(
-                    &error.masked_with("the value").to_string(),
-                    MAX_MESSAGE_CHARS,
-                ),
+                pointer: quote::text(&error.instance_path().to_string()).into_owned(),
+                message: quote::text(&error.masked_with("the value").to_string()).into_owned(),
             })
             .collect();
         if found.is_empty() { Ok(()) } else { Err(found) }

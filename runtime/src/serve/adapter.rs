@@ -25,6 +25,7 @@ use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, P
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
+use crate::rules::quote;
 use crate::rules::tier::Tier;
 use crate::serve::admission::{Admission, CallLimits};
 use crate::serve::listing::{self, CallerSource, Lister, Listing, Negotiated};
@@ -699,8 +700,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             listing::page(cursor, entries.len(), self.page_size).ok_or_else(|| {
                 ErrorData::invalid_params(
                     format!(
-                        "cursor `{}` is not one this server gave out",
-                        cursor.unwrap_or_default()
+                        "cursor `{}` is not one this server gave out; list again without a cursor",
+                        quote::text(cursor.unwrap_or_default())
                     ),
                     None,
                 )
@@ -746,7 +747,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let _admitted = match self.admission.admit(&caller, &request.name) {
             Ok(admitted) => admitted,
             Err(refusal) => {
-                tracing::info!(tool = %request.name, %refusal, "a call was not admitted");
+                tracing::info!(tool = %quote::text(&request.name), %refusal, "a call was not admitted");
                 return Ok(to_rmcp_result(CallToolResult::error(refusal)).into());
             }
         };

@@ -13,6 +13,7 @@
 //! applies to them: a per-caller budget shared by everyone would be a
 //! server-wide rate limit nobody asked for.
 
+use crate::rules::quote;
 use crate::serve::policy::Caller;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -160,7 +161,8 @@ impl Admission {
     fn refuse_over_total(&self, tool: &str) -> String {
         self.total.fetch_sub(1, Ordering::AcqRel);
         format!(
-            "{tool} was not started: this server is running its limit of {} calls at once; try again when one has finished",
+            "{} was not started: this server is running its limit of {} calls at once; try again when one has finished",
+            quote::text(tool),
             self.limits.max_concurrent
         )
     }
@@ -172,7 +174,8 @@ impl Admission {
         if let Err(not_until) = self.rate.check_key(&key) {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             return Err(format!(
-                "{tool} was not started: this caller starts calls faster than this server allows ({} a second); try again in {}",
+                "{} was not started: this caller starts calls faster than this server allows ({} a second); try again in {}",
+                quote::text(tool),
                 self.limits.per_second,
                 seconds(wait)
             ));
@@ -190,7 +193,8 @@ impl Admission {
             drop(by_caller);
             self.total.fetch_sub(1, Ordering::AcqRel);
             return Err(format!(
-                "{tool} was not started: this caller is already running as many calls at once as this server allows one caller ({}); try again when one has finished",
+                "{} was not started: this caller is already running as many calls at once as this server allows one caller ({}); try again when one has finished",
+                quote::text(tool),
                 self.limits.max_concurrent_per_caller
             ));
         }

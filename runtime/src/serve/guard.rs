@@ -6,10 +6,19 @@
 //! carrying the request's id where it can be read. Both transports hand
 //! each incoming message to [`inspect`] first; only a message that passes is
 //! given to rmcp, so a client never waits for an answer that will not come.
+//!
+//! [`inspect`] is the one parse every decision about a message reads: its
+//! method (with escapes decoded, so `"initi\u0061lize"` is an `initialize`,
+//! as it is to rmcp), its id, the tool a call names. It refuses what rmcp
+//! would choke on after the guard let it through: an id rmcp cannot carry
+//! (beyond `i64`, fractional) and a member written twice in one object, which
+//! parsers read differently (the first wins in one, the last in another).
 
-use serde::Deserialize;
-use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{Value, json};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::fmt;
 
 /// JSON-RPC's "Parse error".
@@ -18,12 +27,16 @@ pub(crate) const PARSE_ERROR: i64 = -32700;
 pub(crate) const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's "Invalid params".
 pub(crate) const INVALID_PARAMS: i64 = -32602;
-/// JSON-RPC's "Internal error", for a server that cannot take more.
-#[cfg(feature = "http")]
+/// JSON-RPC's "Internal error": a server that cannot take more, or that
+/// stopped before a call finished.
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
+/// The longest request id accepted, in bytes of its JSON text: an id is
+/// echoed in every answer and log line about its request.
+pub(crate) const MAX_ID_BYTES: usize = 256;
+
 /// What a message is, once it passed the guard.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     /// A request: it is owed an answer.
     Request,
@@ -33,14 +46,93 @@ pub(crate) enum Kind {
     Response,
 }
 
+/// The methods the transports decide on; every other is [`Method::Other`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Method {
+    /// `initialize`: opens a session over HTTP.
+    Initialize,
+    /// `tools/list`: the transports may answer it themselves ([`super::listing`]).
+    ToolsList,
+    /// `tools/call`.
+    ToolsCall,
+    /// `notifications/cancelled`: a request in flight will not be answered.
+    Cancelled,
+    /// Anything else, and a response (which has no method).
+    Other,
+}
+
+impl Method {
+    fn of(name: &str) -> Method {
+        match name {
+            "initialize" => Method::Initialize,
+            "tools/list" => Method::ToolsList,
+            "tools/call" => Method::ToolsCall,
+            "notifications/cancelled" => Method::Cancelled,
+            _ => Method::Other,
+        }
+    }
+}
+
+/// A request id as MCP allows it and rmcp carries it: a string, or an
+/// integer that fits `i64`. Two ids are equal as rmcp compares them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RequestId {
+    Number(i64),
+    String(Box<str>),
+}
+
+impl RequestId {
+    /// The id as JSON text.
+    pub(crate) fn to_json(&self) -> String {
+        match self {
+            RequestId::Number(n) => n.to_string(),
+            RequestId::String(s) => serde_json::to_string(s).unwrap_or_else(|_| "null".into()),
+        }
+    }
+}
+
 /// A message the guard let through.
 #[derive(Debug)]
 pub(crate) struct Passed {
     /// What it is.
     pub kind: Kind,
-    /// Whether its method is `tools/list`, which the transports may answer
-    /// themselves ([`super::listing`]).
-    pub lists_tools: bool,
+    /// Its method (`Other` for a response).
+    pub method: Method,
+    /// A request's id.
+    pub id: Option<RequestId>,
+    /// The tool a `tools/call` names, when `name` is a string.
+    pub tool: Option<Box<str>>,
+    /// The request a `notifications/cancelled` cancels.
+    pub cancels: Option<RequestId>,
+    /// The protocol version an `initialize` asks for.
+    pub version: Option<Box<str>>,
+}
+
+impl Passed {
+    /// Whether it is a `tools/list` request or notification.
+    pub fn lists_tools(&self) -> bool {
+        self.method == Method::ToolsList
+    }
+}
+
+/// How an error answers a request whose id could not be read: JSON-RPC 2.0
+/// and MCP up to 2025-06-18 require `"id": null`; from 2025-11-25 on the
+/// schema makes `id` optional and never null, so it is left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unread {
+    Null,
+    Omitted,
+}
+
+impl Unread {
+    /// The rule of the protocol revision `version` (the current one when
+    /// it is not known).
+    pub(crate) fn of_version(version: Option<&str>) -> Unread {
+        match version {
+            Some(v) if v < "2025-11-25" => Unread::Null,
+            _ => Unread::Omitted,
+        }
+    }
 }
 
 /// A message the guard refused, with the error to answer it with (none for
@@ -51,14 +143,15 @@ pub(crate) struct Refused {
     pub code: i64,
     /// The message, a sentence saying what was wrong and what would work.
     pub message: String,
-    /// The request's id, when it could be read; `null` otherwise.
-    pub id: Value,
+    /// The request's id as JSON text, when it could be read: a valid id, or
+    /// a number MCP does not allow, echoed as it was sent.
+    pub id: Option<String>,
     /// Whether an answer is owed (false for a refused notification).
     pub answer: bool,
 }
 
 impl Refused {
-    fn new(code: i64, message: impl Into<String>, id: Value) -> Refused {
+    fn new(code: i64, message: impl Into<String>, id: Option<String>) -> Refused {
         Refused {
             code,
             message: message.into(),
@@ -68,14 +161,26 @@ impl Refused {
     }
 
     /// The JSON-RPC error response, as one line of JSON text.
-    pub fn response(&self) -> String {
-        error_response(&self.id, self.code, &self.message)
+    pub fn response(&self, unread: Unread) -> String {
+        error_response(self.id.as_deref(), unread, self.code, &self.message)
     }
 }
 
-/// A JSON-RPC error response as JSON text.
-pub(crate) fn error_response(id: &Value, code: i64, message: &str) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}).to_string()
+/// A JSON-RPC error response as JSON text; `id` is JSON text, and when it
+/// is `None` the response follows `unread`.
+pub(crate) fn error_response(id: Option<&str>, unread: Unread, code: i64, message: &str) -> String {
+    let message = serde_json::to_string(message).unwrap_or_else(|_| "\"\"".into());
+    match (id, unread) {
+        (Some(id), _) => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{message}}}}}"#
+        ),
+        (None, Unread::Null) => format!(
+            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":{message}}}}}"#
+        ),
+        (None, Unread::Omitted) => {
+            format!(r#"{{"jsonrpc":"2.0","error":{{"code":{code},"message":{message}}}}}"#)
+        }
+    }
 }
 
 /// The refusal of a message larger than `max_bytes`, which was not kept, so
@@ -86,20 +191,49 @@ pub(crate) fn too_large(max_bytes: usize) -> Refused {
         format!(
             "Invalid request: the message is larger than this server's limit of {max_bytes} bytes; send a smaller request"
         ),
-        Value::Null,
+        None,
     )
 }
 
 /// The refusal of an `initialize` that would open a session beyond the
 /// server's limit of `max` (HTTP `503`).
 #[cfg(feature = "http")]
-pub(crate) fn over_session_limit(id: Value, max: usize) -> Refused {
+pub(crate) fn over_session_limit(id: Option<&RequestId>, max: usize) -> Refused {
     Refused::new(
         INTERNAL_ERROR,
         format!(
             "Server busy: this server holds its limit of {max} sessions; try again later, or use the stateless 2026-07-28 revision, which needs no session"
         ),
-        id,
+        id.map(RequestId::to_json),
+    )
+}
+
+/// The refusal of a request whose id is the id of another request still in
+/// progress: the two answers could not be told apart.
+pub(crate) fn id_in_use(id: &RequestId) -> Refused {
+    Refused::new(
+        INVALID_REQUEST,
+        "Invalid request: another request with this id is still in progress; give each request in flight an id of its own",
+        Some(id.to_json()),
+    )
+}
+
+/// The refusal of a request that arrives while the server is shutting down.
+pub(crate) fn shutting_down(id: &RequestId) -> Refused {
+    Refused::new(
+        INTERNAL_ERROR,
+        "Server stopping: the server is shutting down and takes no new requests; send it again when the server is back",
+        Some(id.to_json()),
+    )
+}
+
+/// The answer to a request still in progress when the server stopped and
+/// its grace period ended.
+pub(crate) fn stopped(id: &RequestId) -> Refused {
+    Refused::new(
+        INTERNAL_ERROR,
+        "Server stopped: the server shut down before this request finished, and it was cancelled; send it again when the server is back",
+        Some(id.to_json()),
     )
 }
 
@@ -109,99 +243,156 @@ pub(crate) fn unreadable(error: &dyn fmt::Display) -> Refused {
     Refused::new(
         PARSE_ERROR,
         format!("Parse error: cannot read the message: {error}"),
-        Value::Null,
+        None,
     )
 }
 
-/// Checks one message: JSON, nested no deeper than `max_depth`, and a
-/// JSON-RPC 2.0 request, notification or response.
+/// The refusal of a body that did not arrive within the server's deadline.
+#[cfg(feature = "http")]
+pub(crate) fn too_slow(deadline: std::time::Duration) -> Refused {
+    Refused::new(
+        INVALID_REQUEST,
+        format!(
+            "Invalid request: the message did not arrive within this server's limit of {} ms; send the whole request at once",
+            deadline.as_millis()
+        ),
+        None,
+    )
+}
+
+/// Checks one message: JSON, nested no deeper than `max_depth`, each
+/// object's members named once, and a JSON-RPC 2.0 request, notification or
+/// response whose id MCP allows.
 pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused> {
     let deep = nests_deeper_than(bytes, max_depth);
-    let envelope = match serde_json::from_slice::<Envelope>(bytes) {
+    let twice = Twice::default();
+    let mut parser = serde_json::Deserializer::from_slice(bytes);
+    let parsed = EnvelopeSeed(&twice)
+        .deserialize(&mut parser)
+        .and_then(|envelope| parser.end().map(|()| envelope));
+    let envelope = match parsed {
         Ok(envelope) => envelope,
+        // Nested beyond serde_json's own limit, which the depth check words.
+        Err(_) if deep => return Err(too_deep(None, max_depth)),
         Err(error) if error.is_syntax() || error.is_eof() => {
             return Err(Refused::new(
                 PARSE_ERROR,
                 format!(
                     "Parse error: the message is not JSON ({error}); send one JSON-RPC object per message"
                 ),
-                Value::Null,
+                None,
             ));
         }
-        // Valid JSON that serde_json could not read: nested beyond its own
-        // limit (the depth check below words that), or not an object.
-        Err(_) if deep => return Err(too_deep(Value::Null, max_depth)),
-        Err(_) => return Err(not_json_rpc(Value::Null, "it is not a JSON object")),
+        Err(_) => return Err(not_json_rpc(None, "it is not a JSON object")),
     };
-    let id = envelope.id.clone().filter(valid_id).unwrap_or(Value::Null);
+    let id = envelope.id.map(read_id);
+    let echo = match &id {
+        Some(Id::Valid(id)) => Some(id.to_json()),
+        Some(Id::Unusable(text)) => Some(text.clone()),
+        _ => None,
+    };
     if deep {
-        return Err(too_deep(id, max_depth));
+        return Err(too_deep(echo, max_depth));
     }
     if !envelope.version_2_0 {
-        return Err(not_json_rpc(id, "`jsonrpc` must be \"2.0\""));
+        return Err(not_json_rpc(echo, "`jsonrpc` must be \"2.0\""));
     }
-    let lists_tools = envelope.method.is_some_and(|m| m.lists_tools);
-    match (
-        envelope.method.map(|m| m.shape),
-        envelope.has_result_or_error,
-    ) {
-        (Some(Shape::String), _) => {
-            let kind = if envelope.id.is_some() {
-                Kind::Request
-            } else {
-                Kind::Notification
-            };
-            let refuse = |why: &str| {
-                let mut refused = not_json_rpc(id.clone(), why);
-                refused.answer = kind == Kind::Request;
-                refused
-            };
-            if kind == Kind::Request && !envelope.id.as_ref().is_some_and(valid_id) {
-                return Err(refuse("`id` must be a string or an integer"));
-            }
-            match envelope.params {
-                None => Ok(Passed { kind, lists_tools }),
-                Some(Params {
-                    shape: Shape::Object,
-                    input_responses,
-                    request_state,
-                }) => {
-                    // rmcp reads a null `inputResponses` as absent, which
-                    // would quietly restart a multi-round call.
-                    let bad = match (input_responses, request_state) {
-                        (Some(shape), _) if shape != Shape::Object => Some(
-                            "`inputResponses` must be an object mapping each question's key to the client's answer",
-                        ),
-                        (_, Some(shape)) if shape != Shape::String => {
-                            Some("`requestState` must be the string the server gave")
-                        }
-                        _ => None,
-                    };
-                    match bad {
-                        Some(why) if kind == Kind::Request => Err(Refused::new(
-                            INVALID_PARAMS,
-                            format!("Invalid params: {why}"),
-                            id,
-                        )),
-                        _ => Ok(Passed { kind, lists_tools }),
-                    }
-                }
-                Some(_) => Err(refuse("`params` must be an object")),
-            }
+    if let Some(name) = twice.0.into_inner() {
+        return Err(not_json_rpc(
+            echo,
+            &format!(
+                "the member `{}` appears twice in one object, and JSON parsers disagree on which one counts; send each member once",
+                crate::rules::quote::text(&name)
+            ),
+        ));
+    }
+    let Some(method) = envelope.method else {
+        return match envelope.has_result_or_error {
+            true => Ok(Passed {
+                kind: Kind::Response,
+                method: Method::Other,
+                id: None,
+                tool: None,
+                cancels: None,
+                version: None,
+            }),
+            false => Err(not_json_rpc(
+                echo,
+                "it has neither `method` (a request or notification) nor `result` or `error` (a response)",
+            )),
+        };
+    };
+    let Some(method) = method else {
+        return Err(not_json_rpc(echo, "`method` must be a string"));
+    };
+    let kind = if id.is_some() {
+        Kind::Request
+    } else {
+        Kind::Notification
+    };
+    let refuse = |why: &str| {
+        let mut refused = not_json_rpc(echo.clone(), why);
+        refused.answer = kind == Kind::Request;
+        refused
+    };
+    let id = match id {
+        None => None,
+        Some(Id::Valid(id)) => Some(id),
+        Some(Id::Unusable(_)) => {
+            return Err(refuse(
+                "`id` must be a string or an integer between -2^63 and 2^63-1",
+            ));
         }
-        (Some(_), _) => Err(not_json_rpc(id, "`method` must be a string")),
-        (None, true) => Ok(Passed {
-            kind: Kind::Response,
-            lists_tools: false,
-        }),
-        (None, false) => Err(not_json_rpc(
-            id,
-            "it has neither `method` (a request or notification) nor `result` or `error` (a response)",
-        )),
+        Some(Id::Unknown) => return Err(refuse("`id` must be a string or an integer")),
+        Some(Id::TooLong) => {
+            return Err(refuse(&format!(
+                "`id` is longer than {MAX_ID_BYTES} bytes; use a shorter id"
+            )));
+        }
+    };
+    let params = match envelope.params {
+        None => Params::default(),
+        Some(params) if params.object => params,
+        Some(_) => return Err(refuse("`params` must be an object")),
+    };
+    // rmcp reads a null `inputResponses` as absent, which would quietly
+    // restart a multi-round call.
+    let bad = match (params.input_responses, params.request_state) {
+        (Some(shape), _) if shape != Shape::Object => Some(
+            "`inputResponses` must be an object mapping each question's key to the client's answer",
+        ),
+        (_, Some(shape)) if shape != Shape::String => {
+            Some("`requestState` must be the string the server gave")
+        }
+        _ => None,
+    };
+    if let Some(why) = bad
+        && kind == Kind::Request
+    {
+        return Err(Refused::new(
+            INVALID_PARAMS,
+            format!("Invalid params: {why}"),
+            echo,
+        ));
     }
+    Ok(Passed {
+        kind,
+        method,
+        id,
+        tool: (method == Method::ToolsCall)
+            .then_some(params.name)
+            .flatten(),
+        cancels: match (method, params.request_id) {
+            (Method::Cancelled, Some(Id::Valid(id))) => Some(id),
+            _ => None,
+        },
+        version: (method == Method::Initialize)
+            .then_some(params.protocol_version)
+            .flatten(),
+    })
 }
 
-fn not_json_rpc(id: Value, why: &str) -> Refused {
+fn not_json_rpc(id: Option<String>, why: &str) -> Refused {
     Refused::new(
         INVALID_REQUEST,
         format!("Invalid request: the message is not a JSON-RPC 2.0 message: {why}"),
@@ -209,7 +400,7 @@ fn not_json_rpc(id: Value, why: &str) -> Refused {
     )
 }
 
-fn too_deep(id: Value, max_depth: usize) -> Refused {
+fn too_deep(id: Option<String>, max_depth: usize) -> Refused {
     Refused::new(
         INVALID_REQUEST,
         format!(
@@ -219,12 +410,32 @@ fn too_deep(id: Value, max_depth: usize) -> Refused {
     )
 }
 
-/// MCP's request ids are strings or integers (never null, never fractional).
-fn valid_id(id: &Value) -> bool {
-    match id {
-        Value::String(_) => true,
-        Value::Number(n) => n.is_i64() || n.is_u64(),
-        _ => false,
+/// An `id` member as read.
+enum Id {
+    /// One MCP allows.
+    Valid(RequestId),
+    /// A number MCP does not allow (fractional, or beyond `i64`): refused,
+    /// and echoed as it was sent.
+    Unusable(String),
+    /// A string longer than [`MAX_ID_BYTES`]: refused without an echo.
+    TooLong,
+    /// `null`, a boolean, an array or an object: nothing to echo.
+    Unknown,
+}
+
+fn read_id(raw: &RawValue) -> Id {
+    let text = raw.get();
+    match text.as_bytes().first() {
+        Some(b'"') if text.len() > MAX_ID_BYTES => Id::TooLong,
+        Some(b'"') => serde_json::from_str::<String>(text)
+            .map(|s| Id::Valid(RequestId::String(s.into())))
+            .unwrap_or(Id::Unknown),
+        Some(b'-' | b'0'..=b'9') if text.len() > MAX_ID_BYTES => Id::TooLong,
+        Some(b'-' | b'0'..=b'9') => match text.parse::<i64>() {
+            Ok(n) => Id::Valid(RequestId::Number(n)),
+            Err(_) => Id::Unusable(text.to_owned()),
+        },
+        _ => Id::Unknown,
     }
 }
 
@@ -266,22 +477,50 @@ pub(crate) fn nesting_depth(bytes: &[u8]) -> usize {
     deepest
 }
 
-/// The parts of a JSON-RPC message the guard reads; everything else is
-/// skipped without being kept.
-struct Envelope {
-    /// `jsonrpc` is the string `"2.0"`.
-    version_2_0: bool,
-    id: Option<Value>,
-    method: Option<Method>,
-    params: Option<Params>,
-    has_result_or_error: bool,
+/// The first member name found twice in one object, anywhere in the
+/// message; every level of the parse records into the same one.
+#[derive(Default)]
+struct Twice(RefCell<Option<String>>);
+
+impl Twice {
+    fn found(&self, name: &str) {
+        let mut first = self.0.borrow_mut();
+        if first.is_none() {
+            *first = Some(name.to_owned());
+        }
+    }
 }
 
-/// The `method` member: its shape, and whether it names `tools/list`.
-#[derive(Clone, Copy, Debug)]
-struct Method {
-    shape: Shape,
-    lists_tools: bool,
+/// The member names of one object, to find one written twice. A few are
+/// compared in a list; an object with many goes to a set, so that no
+/// object costs more than linear time.
+#[derive(Default)]
+struct Members<'de> {
+    few: Vec<Cow<'de, str>>,
+    many: HashSet<Cow<'de, str>>,
+}
+
+const FEW_MEMBERS: usize = 16;
+
+impl<'de> Members<'de> {
+    /// Records `name`; tells `twice` if it was seen before.
+    fn add(&mut self, name: Cow<'de, str>, twice: &Twice) {
+        let seen = if self.many.is_empty() {
+            self.few.contains(&name)
+        } else {
+            self.many.contains(&name)
+        };
+        if seen {
+            twice.found(&name);
+        } else if self.many.is_empty() {
+            self.few.push(name);
+            if self.few.len() > FEW_MEMBERS {
+                self.many.extend(self.few.drain(..));
+            }
+        } else {
+            self.many.insert(name);
+        }
+    }
 }
 
 /// What kind of JSON value a member holds, read without keeping it.
@@ -293,253 +532,284 @@ enum Shape {
     Other,
 }
 
-/// The shape of `params`, and of the members the multi-round flow of
+/// A member name, borrowed from the message unless it has escapes (which
+/// are decoded, so `"\u0061"` and `"a"` are the same name).
+struct Name<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Name<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Name<'de>, D::Error> {
+        struct NameVisitor;
+        impl<'de> Visitor<'de> for NameVisitor {
+            type Value = Name<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Borrowed(name)))
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(name.to_owned())))
+            }
+        }
+        deserializer.deserialize_str(NameVisitor)
+    }
+}
+
+/// Any JSON value, read for its shape and for the member names of every
+/// object in it, keeping nothing.
+#[derive(Clone, Copy)]
+struct Walk<'t>(&'t Twice);
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = Shape;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Shape, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = Shape;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+        let mut members = Members::default();
+        while let Some(Name(name)) = map.next_key()? {
+            members.add(name, self.0);
+            map.next_value_seed(self)?;
+        }
+        Ok(Shape::Object)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(Shape::Other)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape, E> {
+        Ok(Shape::String)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape, E> {
+        Ok(Shape::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Shape, E> {
+        Ok(Shape::Null)
+    }
+}
+
+/// A member whose text matters when it is a string (`jsonrpc`, `method`,
+/// a call's `name`); any other value is walked like the rest.
+struct Text<'t>(&'t Twice);
+
+impl<'de> DeserializeSeed<'de> for Text<'_> {
+    type Value = Option<Cow<'de, str>>;
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Text<'_> {
+    type Value = Option<Cow<'de, str>>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(text)))
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(text.to_owned())))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Walk(self.0).visit_map(map).map(|_| None)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Walk(self.0).visit_seq(seq).map(|_| None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// The longest tool name (or protocol version) kept from a request, in
+/// bytes: longer than any name the naming rules allow, so a longer one
+/// names no tool.
+const MAX_TOOL_NAME_BYTES: usize = 512;
+
+/// What the guard reads of `params`: its shape, the tool a call names, the
+/// request a cancellation names, and the members the multi-round flow of
 /// 2026-07-28 reads.
-#[derive(Debug)]
+#[derive(Default)]
 struct Params {
-    shape: Shape,
+    object: bool,
+    name: Option<Box<str>>,
+    protocol_version: Option<Box<str>>,
+    request_id: Option<Id>,
     input_responses: Option<Shape>,
     request_state: Option<Shape>,
 }
 
-impl<'de> Deserialize<'de> for Params {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Params, D::Error> {
-        struct ParamsVisitor;
-        impl<'de> Visitor<'de> for ParamsVisitor {
-            type Value = Params;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
-                let mut params = Params {
-                    shape: Shape::Object,
-                    input_responses: None,
-                    request_state: None,
-                };
-                while let Some(key) = map.next_key::<Key>()? {
-                    match key {
-                        Key::InputResponses => params.input_responses = Some(map.next_value()?),
-                        Key::RequestState => params.request_state = Some(map.next_value()?),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(params)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Params, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Params::other())
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Params, E> {
-                Ok(Params::other())
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params, E> {
-                Ok(Params::other())
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params, E> {
-                Ok(Params::other())
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params, E> {
-                Ok(Params::other())
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params, E> {
-                Ok(Params::other())
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Params, E> {
-                Ok(Params::other())
-            }
-        }
-        deserializer.deserialize_any(ParamsVisitor)
+struct ParamsSeed<'t>(&'t Twice);
+
+impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
+    type Value = Params;
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Params, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-impl Params {
-    fn other() -> Params {
-        Params {
-            shape: Shape::Other,
-            input_responses: None,
-            request_state: None,
-        }
-    }
-}
-
-/// What a JSON value is read as: its [`Shape`], or (for a string) what
-/// the string says.
-trait Classified: Sized {
-    fn of_shape(shape: Shape) -> Self;
-    fn of_str(_: &str) -> Self {
-        Self::of_shape(Shape::String)
-    }
-}
-
-impl Classified for Shape {
-    fn of_shape(shape: Shape) -> Shape {
-        shape
-    }
-}
-
-impl Classified for Method {
-    fn of_shape(shape: Shape) -> Method {
-        Method {
-            shape,
-            lists_tools: false,
-        }
-    }
-    fn of_str(method: &str) -> Method {
-        Method {
-            shape: Shape::String,
-            lists_tools: method == "tools/list",
-        }
-    }
-}
-
-/// Reads any JSON value as a [`Classified`], keeping nothing.
-struct Classify<T>(std::marker::PhantomData<T>);
-
-impl<'de, T: Classified> Visitor<'de> for Classify<T> {
-    type Value = T;
+impl<'de> Visitor<'de> for ParamsSeed<'_> {
+    type Value = Params;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(T::of_shape(Shape::Object))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(T::of_shape(Shape::Other))
-    }
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
-        Ok(T::of_str(text))
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
-        Ok(T::of_shape(Shape::Other))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<T, E> {
-        Ok(T::of_shape(Shape::Other))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<T, E> {
-        Ok(T::of_shape(Shape::Other))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<T, E> {
-        Ok(T::of_shape(Shape::Other))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
-        Ok(T::of_shape(Shape::Null))
-    }
-}
-
-impl<'de> Deserialize<'de> for Shape {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Shape, D::Error> {
-        deserializer.deserialize_any(Classify(std::marker::PhantomData))
-    }
-}
-
-impl<'de> Deserialize<'de> for Method {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Method, D::Error> {
-        deserializer.deserialize_any(Classify(std::marker::PhantomData))
-    }
-}
-
-/// A member name the guard reads, recognised without being copied.
-enum Key {
-    Jsonrpc,
-    Id,
-    Method,
-    Params,
-    ResultOrError,
-    InputResponses,
-    RequestState,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
-                Ok(match name {
-                    "jsonrpc" => Key::Jsonrpc,
-                    "id" => Key::Id,
-                    "method" => Key::Method,
-                    "params" => Key::Params,
-                    "result" | "error" => Key::ResultOrError,
-                    "inputResponses" => Key::InputResponses,
-                    "requestState" => Key::RequestState,
-                    _ => Key::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
-
-/// The `jsonrpc` member: whether it is the string `"2.0"`.
-struct Version(bool);
-
-impl Classified for Version {
-    fn of_shape(_: Shape) -> Version {
-        Version(false)
-    }
-    fn of_str(text: &str) -> Version {
-        Version(text == "2.0")
-    }
-}
-
-impl<'de> Deserialize<'de> for Version {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Version, D::Error> {
-        deserializer.deserialize_any(Classify(std::marker::PhantomData))
-    }
-}
-
-impl<'de> Deserialize<'de> for Envelope {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Envelope, D::Error> {
-        struct EnvelopeVisitor;
-        impl<'de> Visitor<'de> for EnvelopeVisitor {
-            type Value = Envelope;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON-RPC object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
-                let mut envelope = Envelope {
-                    version_2_0: false,
-                    id: None,
-                    method: None,
-                    params: None,
-                    has_result_or_error: false,
-                };
-                while let Some(key) = map.next_key::<Key>()? {
-                    match key {
-                        Key::Jsonrpc => {
-                            envelope.version_2_0 = map.next_value::<Version>()?.0;
-                        }
-                        Key::Id => envelope.id = Some(map.next_value()?),
-                        Key::Method => envelope.method = Some(map.next_value()?),
-                        Key::Params => envelope.params = Some(map.next_value()?),
-                        Key::ResultOrError => {
-                            map.next_value::<IgnoredAny>()?;
-                            envelope.has_result_or_error = true;
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+        let twice = self.0;
+        let mut params = Params {
+            object: true,
+            ..Params::default()
+        };
+        let mut members = Members::default();
+        while let Some(Name(name)) = map.next_key()? {
+            match name.as_ref() {
+                "name" => {
+                    params.name = map
+                        .next_value_seed(Text(twice))?
+                        .filter(|name| name.len() <= MAX_TOOL_NAME_BYTES)
+                        .map(|name| name.into());
                 }
-                Ok(envelope)
+                "protocolVersion" => {
+                    params.protocol_version = map
+                        .next_value_seed(Text(twice))?
+                        .filter(|version| version.len() <= MAX_TOOL_NAME_BYTES)
+                        .map(|version| version.into());
+                }
+                "requestId" => params.request_id = Some(read_id(map.next_value()?)),
+                "inputResponses" => {
+                    params.input_responses = Some(map.next_value_seed(Walk(twice))?)
+                }
+                "requestState" => params.request_state = Some(map.next_value_seed(Walk(twice))?),
+                _ => {
+                    map.next_value_seed(Walk(twice))?;
+                }
             }
+            members.add(name, twice);
         }
-        deserializer.deserialize_map(EnvelopeVisitor)
+        Ok(params)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Params, A::Error> {
+        Walk(self.0).visit_seq(seq).map(|_| Params::default())
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Params, E> {
+        Ok(Params::default())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params, E> {
+        Ok(Params::default())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params, E> {
+        Ok(Params::default())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params, E> {
+        Ok(Params::default())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params, E> {
+        Ok(Params::default())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Params, E> {
+        Ok(Params::default())
+    }
+}
+
+/// The parts of a JSON-RPC message the guard reads; everything else is
+/// walked without being kept.
+struct Envelope<'de> {
+    /// `jsonrpc` is the string `"2.0"`.
+    version_2_0: bool,
+    id: Option<&'de RawValue>,
+    /// `Some(None)` for a `method` that is not a string.
+    method: Option<Option<Method>>,
+    params: Option<Params>,
+    has_result_or_error: bool,
+}
+
+struct EnvelopeSeed<'t>(&'t Twice);
+
+impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_> {
+    type Value = Envelope<'de>;
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Envelope<'de>, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
+    type Value = Envelope<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
+        let twice = self.0;
+        let mut envelope = Envelope {
+            version_2_0: false,
+            id: None,
+            method: None,
+            params: None,
+            has_result_or_error: false,
+        };
+        let mut members = Members::default();
+        while let Some(Name(name)) = map.next_key()? {
+            match name.as_ref() {
+                "jsonrpc" => {
+                    envelope.version_2_0 =
+                        map.next_value_seed(Text(twice))?.as_deref() == Some("2.0");
+                }
+                "id" => envelope.id = Some(map.next_value()?),
+                "method" => {
+                    envelope.method =
+                        Some(map.next_value_seed(Text(twice))?.map(|m| Method::of(&m)));
+                }
+                "params" => envelope.params = Some(map.next_value_seed(ParamsSeed(twice))?),
+                "result" | "error" => {
+                    map.next_value_seed(Walk(twice))?;
+                    envelope.has_result_or_error = true;
+                }
+                _ => {
+                    map.next_value_seed(Walk(twice))?;
+                }
+            }
+            members.add(name, twice);
+        }
+        Ok(envelope)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
 
     const DEPTH: usize = 64;
 
@@ -547,34 +817,37 @@ mod tests {
         inspect(text.as_bytes(), DEPTH).unwrap_err()
     }
 
-    #[test]
-    fn a_request_a_notification_and_a_response_pass() {
-        let request = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
-        assert_eq!(
-            inspect(request.as_bytes(), DEPTH).unwrap().kind,
-            Kind::Request
-        );
-        let notification = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-        assert_eq!(
-            inspect(notification.as_bytes(), DEPTH).unwrap().kind,
-            Kind::Notification
-        );
-        let response = r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#;
-        assert_eq!(
-            inspect(response.as_bytes(), DEPTH).unwrap().kind,
-            Kind::Response
-        );
+    fn passed(text: &str) -> Passed {
+        inspect(text.as_bytes(), DEPTH).unwrap()
     }
 
     #[test]
-    fn text_that_is_not_json_is_a_parse_error_with_a_null_id() {
+    fn a_request_a_notification_and_a_response_pass() {
+        let request = passed(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#);
+        assert_eq!(
+            (request.kind, request.method, request.id),
+            (Kind::Request, Method::ToolsList, Some(RequestId::Number(1)))
+        );
+        let notification = passed(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert_eq!(notification.kind, Kind::Notification);
+        let response = passed(r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#);
+        assert_eq!(response.kind, Kind::Response);
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_a_parse_error_without_an_id() {
         let refusal = refused("{\"jsonrpc\": ");
         assert_eq!(refusal.code, PARSE_ERROR);
-        assert_eq!(refusal.id, Value::Null);
+        assert_eq!(refusal.id, None);
         assert!(
             refusal
                 .message
                 .starts_with("Parse error: the message is not JSON")
+        );
+        assert_eq!(
+            refused(r#"{"jsonrpc":"2.0"} x"#).code,
+            PARSE_ERROR,
+            "trailing text"
         );
     }
 
@@ -582,27 +855,124 @@ mod tests {
     fn json_that_is_not_json_rpc_is_an_invalid_request_carrying_the_id() {
         let refusal = refused(r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#);
         assert_eq!(refusal.code, INVALID_REQUEST);
-        assert_eq!(refusal.id, json!(7));
+        assert_eq!(refusal.id.as_deref(), Some("7"));
         assert!(refusal.message.contains("`jsonrpc` must be \"2.0\""));
         for text in ["[]", "42", "\"ping\"", r#"{"jsonrpc":"2.0","id":3}"#] {
             assert_eq!(refused(text).code, INVALID_REQUEST, "{text}");
         }
         assert_eq!(
-            refused(r#"{"jsonrpc":"2.0","id":"a","method":"x","params":[1]}"#).id,
-            json!("a")
+            refused(r#"{"jsonrpc":"2.0","id":"a","method":"x","params":[1]}"#)
+                .id
+                .as_deref(),
+            Some(r#""a""#)
         );
     }
 
     #[test]
-    fn a_request_with_a_null_or_fractional_id_is_refused() {
+    fn a_request_with_a_null_id_is_refused_without_one() {
+        let refusal = refused(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#);
+        assert_eq!((refusal.code, refusal.id), (INVALID_REQUEST, None));
+    }
+
+    #[test]
+    fn an_id_rmcp_cannot_carry_is_refused_and_echoed_as_it_was_sent() {
+        for id in [
+            "9223372036854775808",
+            "18446744073709551616",
+            "100000000000000000000000",
+            "1.5",
+            "1e3",
+        ] {
+            let refusal = refused(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+            assert_eq!(refusal.code, INVALID_REQUEST, "{id}");
+            assert_eq!(refusal.id.as_deref(), Some(id));
+            assert!(
+                refusal.message.contains("between -2^63 and 2^63-1"),
+                "{}",
+                refusal.message
+            );
+            let answer: Value = serde_json::from_str(&refusal.response(Unread::Omitted)).unwrap();
+            assert!(answer["id"].is_number(), "{answer}");
+        }
+        let edge = passed(r#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}"#);
+        assert_eq!(edge.id, Some(RequestId::Number(i64::MIN)));
+    }
+
+    #[test]
+    fn an_id_longer_than_the_limit_is_refused_without_being_echoed() {
+        let long = "i".repeat(MAX_ID_BYTES);
+        let refusal = refused(&format!(
+            r#"{{"jsonrpc":"2.0","id":"{long}","method":"ping"}}"#
+        ));
+        assert_eq!((refusal.code, refusal.id), (INVALID_REQUEST, None));
+        let fits = "i".repeat(MAX_ID_BYTES - 2);
+        assert!(
+            inspect(
+                format!(r#"{{"jsonrpc":"2.0","id":"{fits}","method":"ping"}}"#).as_bytes(),
+                DEPTH
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn escaped_member_names_and_values_are_read_as_every_json_parser_reads_them() {
+        let initialize = passed(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initi\u0061lize","p\u0061rams":{"protocolVersion":"2025-06-18"}}"#,
+        );
+        assert_eq!(initialize.method, Method::Initialize);
+        assert_eq!(initialize.version.as_deref(), Some("2025-06-18"));
+        let listing = passed(r#"{"jsonrpc":"2\u002e0","id":"\u0031","method":"tools\/list"}"#);
+        assert_eq!(
+            (listing.method, listing.id),
+            (Method::ToolsList, Some(RequestId::String("1".into())))
+        );
+        let call = passed(
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"n\u0061me":"notes\u005fget"}}"#,
+        );
+        assert_eq!(call.tool.as_deref(), Some("notes_get"));
+    }
+
+    #[test]
+    fn a_member_written_twice_in_one_object_is_refused_wherever_it_is() {
         for text in [
-            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
-            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"ping","method":"initialize"}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{"confirm":false,"c\u006fnfirm":true}}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"m","params":{"x":[{"a":1},{"b":1,"b":2}]}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"m","extra":{"k":1,"k":1}}"#,
         ] {
             let refusal = refused(text);
-            assert_eq!(refusal.code, INVALID_REQUEST);
-            assert_eq!(refusal.id, Value::Null);
+            assert_eq!(refusal.code, INVALID_REQUEST, "{text}");
+            assert_eq!(refusal.id.as_deref(), Some("5"), "{text}");
+            assert!(
+                refusal.message.contains("appears twice in one object"),
+                "{}",
+                refusal.message
+            );
         }
+        let distinct: Vec<String> = (0..100).map(|i| format!(r#""k{i}":{i}"#)).collect();
+        let many = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{{}}}}}"#,
+            distinct.join(",")
+        );
+        assert!(
+            inspect(many.as_bytes(), DEPTH).is_ok(),
+            "a hundred names, each once"
+        );
+        let again = many.replace(r#""k99":99"#, r#""k3":99"#);
+        assert!(refused(&again).message.contains("`k3`"));
+    }
+
+    #[test]
+    fn a_cancellation_names_the_request_it_cancels() {
+        let cancel = passed(
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r7","reason":"no"}}"#,
+        );
+        assert_eq!(
+            (cancel.method, cancel.cancels),
+            (Method::Cancelled, Some(RequestId::String("r7".into())))
+        );
     }
 
     #[test]
@@ -611,7 +981,10 @@ mod tests {
             let refusal = refused(&format!(
                 r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"t","inputResponses":{responses}}}}}"#
             ));
-            assert_eq!((refusal.code, &refusal.id), (INVALID_PARAMS, &json!(4)));
+            assert_eq!(
+                (refusal.code, refusal.id.as_deref()),
+                (INVALID_PARAMS, Some("4"))
+            );
         }
         let refusal = refused(
             r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"requestState":7}}"#,
@@ -635,7 +1008,7 @@ mod tests {
         );
         let refusal = refused(&text);
         assert_eq!(refusal.code, INVALID_REQUEST);
-        assert_eq!(refusal.id, json!(9));
+        assert_eq!(refusal.id.as_deref(), Some("9"));
         assert!(
             refusal
                 .message
@@ -669,12 +1042,61 @@ mod tests {
     }
 
     #[test]
-    fn an_error_response_is_one_line_of_json_rpc() {
-        let line = too_large(10).response();
-        let value: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(value["error"]["code"], json!(INVALID_REQUEST));
-        assert_eq!(value["id"], Value::Null);
-        assert!(!line.contains('\n'));
+    fn an_unknown_id_is_null_up_to_2025_06_18_and_left_out_from_2025_11_25() {
+        assert_eq!(Unread::of_version(Some("2025-06-18")), Unread::Null);
+        assert_eq!(Unread::of_version(Some("2025-03-26")), Unread::Null);
+        assert_eq!(Unread::of_version(Some("2025-11-25")), Unread::Omitted);
+        assert_eq!(Unread::of_version(None), Unread::Omitted);
+        let legacy: Value = serde_json::from_str(&too_large(10).response(Unread::Null)).unwrap();
+        assert_eq!(legacy.get("id"), Some(&Value::Null));
+        let current: Value =
+            serde_json::from_str(&too_large(10).response(Unread::Omitted)).unwrap();
+        assert_eq!(current.get("id"), None);
+    }
+
+    /// The error responses of every refusal, validated against each
+    /// revision's own schema of a JSON-RPC error.
+    #[test]
+    fn every_refusal_is_a_valid_error_response_of_the_revision_in_use() {
+        let refusals = [
+            "{",
+            "[]",
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            r#"{"jsonrpc":"2.0","id":"a","method":"m","m":1,"m":2}"#,
+            r#"{"jsonrpc":"2.0","id":99999999999999999999,"method":"ping"}"#,
+        ];
+        for (version, definition, unread) in [
+            ("2025-06-18", "JSONRPCError", Unread::Null),
+            ("2025-11-25", "JSONRPCErrorResponse", Unread::Omitted),
+            ("2026-07-28", "JSONRPCErrorResponse", Unread::Omitted),
+        ] {
+            let path = format!(
+                "{}/../tests/data/mcp-schema/{version}/schema.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let schema: Value =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let defs = if schema.get("$defs").is_some() {
+                "$defs"
+            } else {
+                "definitions"
+            };
+            let mut checked = schema.clone();
+            checked["$ref"] = json!(format!("#/{defs}/{definition}"));
+            let validator = jsonschema::validator_for(&checked).unwrap();
+            for text in refusals {
+                let answer: Value = serde_json::from_str(&refused(text).response(unread)).unwrap();
+                let known_id = !answer["id"].is_null();
+                // Up to 2025-06-18 an error must carry an id, and no id
+                // the request lacked can be made up: JSON-RPC's `null`
+                // is the only answer, which that schema does not foresee.
+                if version == "2025-06-18" && !known_id {
+                    continue;
+                }
+                assert!(validator.is_valid(&answer), "{version}: {answer}");
+            }
+        }
     }
 }
 
@@ -682,6 +1104,7 @@ mod tests {
 mod properties {
     use super::*;
     use proptest::prelude::*;
+    use serde_json::{Value, json};
 
     /// Any JSON value, nested a few levels.
     fn json() -> impl Strategy<Value = Value> {
@@ -735,7 +1158,7 @@ mod properties {
         #[test]
         fn arbitrary_bytes_pass_or_are_refused_with_a_json_rpc_error(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
             if let Err(refused) = inspect(&bytes, 64) {
-                let answer: Value = serde_json::from_str(&refused.response()).unwrap();
+                let answer: Value = serde_json::from_str(&refused.response(Unread::Omitted)).unwrap();
                 prop_assert_eq!(&answer["jsonrpc"], "2.0");
                 prop_assert!(answer["error"]["code"].is_i64());
             }
@@ -747,11 +1170,58 @@ mod properties {
             match inspect(&bytes, 64) {
                 Ok(_) => prop_assert_eq!(&message["jsonrpc"], "2.0"),
                 Err(refused) => {
-                    let answer: Value = serde_json::from_str(&refused.response()).unwrap();
+                    let answer: Value = serde_json::from_str(&refused.response(Unread::Omitted)).unwrap();
                     let id = &answer["id"];
-                    prop_assert!(id.is_null() || id.is_string() || id.is_i64() || id.is_u64());
+                    prop_assert!(id.is_null() || id.is_string() || id.is_number());
+                    if id.is_number() {
+                        prop_assert_eq!(id, &message["id"], "a number is echoed as it was sent");
+                    }
                 }
             }
+        }
+
+        #[test]
+        fn a_method_is_read_whatever_characters_are_escaped(
+            method in prop_oneof![
+                Just(("initialize", Method::Initialize)),
+                Just(("tools/list", Method::ToolsList)),
+                Just(("tools/call", Method::ToolsCall)),
+                Just(("notifications/cancelled", Method::Cancelled)),
+            ],
+            escaped in proptest::collection::vec(any::<bool>(), 24),
+        ) {
+            let (name, expected) = method;
+            let written: String = name
+                .chars()
+                .zip(escaped.iter().cycle())
+                .map(|(c, &escape)| match (escape, c) {
+                    (true, '/') => "\\/".to_owned(),
+                    (true, c) => format!("\\u{:04x}", c as u32),
+                    (false, c) => c.to_string(),
+                })
+                .collect();
+            let text = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{written}"}}"#);
+            prop_assert_eq!(inspect(text.as_bytes(), 64).unwrap().method, expected);
+        }
+
+        #[test]
+        fn a_member_written_twice_is_refused_at_any_depth(
+            value in json(),
+            depth in 0usize..4,
+            escape in any::<bool>(),
+        ) {
+            let twice = if escape { "\\u0064up" } else { "dup" };
+            let mut inner = format!(r#"{{"dup":1,"x":{value},"{twice}":2}}"#);
+            for _ in 0..depth {
+                inner = format!(r#"{{"a":[{inner}]}}"#);
+            }
+            let text = format!(
+                r#"{{"jsonrpc":"2.0","id":"d","method":"tools/call","params":{{"name":"t","arguments":{inner}}}}}"#
+            );
+            let refusal = inspect(text.as_bytes(), 64).unwrap_err();
+            prop_assert_eq!(refusal.code, INVALID_REQUEST);
+            prop_assert_eq!(refusal.id.as_deref(), Some(r#""d""#));
+            prop_assert!(refusal.message.contains("`dup` appears twice"), "{}", refusal.message);
         }
     }
 }

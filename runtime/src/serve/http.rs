@@ -16,7 +16,8 @@
 //! `application/json`, written at once, rather than as a one-event stream;
 //! a call that sends progress or logs first is streamed.
 
-use crate::serve::guard::{self, Refused};
+use crate::serve::connections::{Connections, Place, Serving};
+use crate::serve::guard::{self, Refused, RequestId, Unread};
 use crate::serve::listing::Lister;
 use crate::serve::server::{Limits, ServeError};
 use bytes::Bytes;
@@ -27,8 +28,12 @@ use hyper::body::Incoming;
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::collections::HashSet;
 use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -58,6 +63,7 @@ pub(crate) struct Gate {
     /// The operator chose to serve a non-loopback address without tokens.
     pub insecure_no_auth: bool,
     pub header_read_timeout: std::time::Duration,
+    pub body_read_timeout: std::time::Duration,
     pub max_connections: usize,
     pub max_sessions: usize,
 }
@@ -72,6 +78,7 @@ impl Default for Gate {
             tools: None,
             insecure_no_auth: false,
             header_read_timeout: crate::serve::server::DEFAULT_HEADER_READ_TIMEOUT,
+            body_read_timeout: crate::serve::server::DEFAULT_BODY_READ_TIMEOUT,
             max_connections: crate::serve::server::DEFAULT_MAX_CONNECTIONS,
             max_sessions: crate::serve::server::DEFAULT_MAX_SESSIONS,
         }
@@ -97,7 +104,15 @@ fn loopback_origins(address: std::net::SocketAddr) -> Vec<String> {
     ]
 }
 
-/// Serves until `shutdown` is cancelled; connections in progress finish.
+/// The path MCP is served at; every other path but the metadata's is `404`.
+pub(crate) const MCP_PATH: &str = "/mcp";
+
+/// How long answers of requests cut off at the end of the grace period
+/// get to be written.
+const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Serves until `shutdown` is cancelled; the requests being served get the
+/// grace period to finish, and what is left is answered with an error.
 pub(crate) async fn serve<H: ServerHandler + Clone>(
     handler: H,
     listener: TcpListener,
@@ -125,25 +140,32 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         origins.extend(auth.audience_origin());
     }
     let hosts_allowed = hosts.clone();
+    // rmcp stops last, once every answer was written: its own stop answers
+    // a request in progress with a plain-text 500.
+    let rmcp_stop = CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
-        .with_cancellation_token(shutdown.child_token())
+        .with_cancellation_token(rmcp_stop.clone())
         .with_max_request_body_bytes(limits.max_request_bytes)
         .with_sse_keep_alive(None)
         .with_json_response(true)
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins);
     let sessions = Arc::new(LocalSessionManager::default());
-    let connections = Arc::new(tokio::sync::Semaphore::new(gate.max_connections));
+    let connections = Connections::new(gate.max_connections);
     let header_read_timeout = gate.header_read_timeout;
     let shared = Arc::new(Shared {
         service: StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config),
         sessions,
+        opening: AtomicUsize::new(0),
+        admitting: tokio::sync::Mutex::new(()),
+        session_ids: Arc::new(std::sync::Mutex::new(HashSet::new())),
         limits,
         lister,
         hosts: hosts_allowed,
         gate,
+        stopped: CancellationToken::new(),
     });
-    tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}/mcp");
+    tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}{MCP_PATH}");
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -164,17 +186,20 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%peer, %error, "cannot set TCP_NODELAY on a connection");
         }
-        let Ok(place) = connections.clone().try_acquire_owned() else {
-            tracing::warn!(%peer, max_connections = shared.gate.max_connections, "a connection over the limit was refused");
+        let Some(place) = connections.admit() else {
+            tracing::warn!(%peer, max_connections = shared.gate.max_connections, "a connection over the limit was refused: every connection has a request in progress");
             tokio::spawn(refuse_connection(stream));
             continue;
         };
         let shared = shared.clone();
         let shutdown = shutdown.clone();
         tokio::spawn(async move {
-            let _place = place;
+            let place = Arc::new(place);
+            let closed = place.closed().clone();
             let io = hyper_util::rt::TokioIo::new(stream);
-            let handler = hyper::service::service_fn(move |request| route(shared.clone(), request));
+            let handler = hyper::service::service_fn(move |request| {
+                route(shared.clone(), place.clone(), request)
+            });
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(header_read_timeout)
@@ -188,29 +213,62 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
                 }
                 () = shutdown.cancelled() => {
                     connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
+                    tokio::select! {
+                        _ = connection.as_mut() => {}
+                        () = closed.cancelled() => {}
+                    }
+                }
+                () = closed.cancelled() => {
+                    tracing::debug!(%peer, "a connection without a request in progress gave its place to a new one");
                 }
             }
         });
     }
+    // The requests being served get the grace period; then what is left is
+    // answered with an error, and rmcp stops.
+    if tokio::time::timeout(shared.limits.shutdown_grace, connections.idle())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            grace_ms = shared.limits.shutdown_grace.as_millis() as u64,
+            "requests were still in progress when the grace period ended; they are answered with an error and cancelled"
+        );
+    }
+    shared.stopped.cancel();
+    let _ = tokio::time::timeout(LAST_WORDS, connections.idle()).await;
+    rmcp_stop.cancel();
     Ok(())
 }
+
+/// The ids of requests in progress, by the session they were sent in.
+type SessionIds = std::sync::Mutex<HashSet<(Box<str>, RequestId)>>;
 
 /// What every connection's route shares.
 struct Shared<H: ServerHandler> {
     service: Service<H>,
     sessions: Arc<LocalSessionManager>,
+    /// `initialize` requests let through and not yet answered: counted
+    /// with the sessions held, so that no two pass the limit together.
+    opening: AtomicUsize,
+    /// Held while an `initialize` is checked against the limit.
+    admitting: tokio::sync::Mutex<()>,
+    /// The ids of requests in progress in each session.
+    session_ids: Arc<SessionIds>,
     limits: Limits,
     lister: Option<Arc<dyn Lister>>,
     /// The `Host` values rmcp accepts, for the listings answered here.
     hosts: Vec<String>,
     gate: Gate,
+    /// Cancelled when the grace period ended: requests still in progress
+    /// are answered with an error.
+    stopped: CancellationToken,
 }
 
 /// Answers a connection over the limit with `503` and closes it.
 async fn refuse_connection(mut stream: tokio::net::TcpStream) {
     use tokio::io::AsyncWriteExt;
-    let body = r#"{"error":"too_many_connections","error_description":"this server holds its limit of connections; try again shortly"}"#;
+    let body = r#"{"error":"too_many_connections","error_description":"this server holds its limit of connections, each with a request in progress; try again shortly"}"#;
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -222,48 +280,57 @@ async fn refuse_connection(mut stream: tokio::net::TcpStream) {
     .await;
 }
 
-/// The refusal of an `initialize` that would open a session beyond the
-/// limit; `None` for anything else.
-async fn over_session_limit<H: ServerHandler>(shared: &Shared<H>, bytes: &[u8]) -> Option<Refused> {
-    // Most bodies cannot be an initialize; only those that might are read.
-    if !bytes.windows(12).any(|w| w == b"\"initialize\"") {
-        return None;
+/// An `initialize` that may open a session: its place among the sessions,
+/// given back once rmcp answered it (a session it opened is then counted
+/// by rmcp's own map).
+struct Opening<'s>(&'s AtomicUsize);
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
-    #[derive(serde::Deserialize)]
-    struct Peek {
-        method: Option<String>,
-        id: Option<serde_json::Value>,
-    }
-    let peek: Peek = serde_json::from_slice(bytes).ok()?;
-    if peek.method.as_deref() != Some("initialize") {
-        return None;
-    }
-    let held = shared.sessions.sessions.read().await.len();
-    if held < shared.gate.max_sessions {
-        return None;
-    }
-    tracing::warn!(
-        max_sessions = shared.gate.max_sessions,
-        "an initialize over the session limit was refused"
-    );
-    Some(guard::over_session_limit(
-        peek.id.unwrap_or(serde_json::Value::Null),
-        shared.gate.max_sessions,
-    ))
 }
 
-fn refusal(status: StatusCode, refused: &Refused) -> Response<Body> {
-    let mut response = Response::new(Full::new(Bytes::from(refused.response())).boxed());
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
-    );
-    response
+/// A place for an `initialize` among the sessions, or the refusal of one
+/// that would open a session beyond the limit.
+async fn open_session<'s, H: ServerHandler>(
+    shared: &'s Shared<H>,
+    id: Option<&RequestId>,
+) -> Result<Opening<'s>, Refused> {
+    let _admitting = shared.admitting.lock().await;
+    let held = shared.sessions.sessions.read().await.len();
+    if held + shared.opening.load(Ordering::Acquire) >= shared.gate.max_sessions {
+        tracing::warn!(
+            max_sessions = shared.gate.max_sessions,
+            "an initialize over the session limit was refused"
+        );
+        return Err(guard::over_session_limit(id, shared.gate.max_sessions));
+    }
+    shared.opening.fetch_add(1, Ordering::AcqRel);
+    Ok(Opening(&shared.opening))
+}
+
+/// The id of a request in progress in a session, given back when its
+/// answer was written.
+struct SessionId {
+    ids: Arc<SessionIds>,
+    key: (Box<str>, RequestId),
+}
+
+impl Drop for SessionId {
+    fn drop(&mut self) {
+        self.ids
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.key);
+    }
+}
+
+fn refusal(status: StatusCode, refused: &Refused, unread: Unread) -> Response<Body> {
+    json_response(status, refused.response(unread))
 }
 
 /// A JSON response with `status`.
-#[cfg(feature = "auth")]
 fn json_response(status: StatusCode, body: String) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
     *response.status_mut() = status;
@@ -274,12 +341,37 @@ fn json_response(status: StatusCode, body: String) -> Response<Body> {
     response
 }
 
+/// How errors answer a request whose id is unknown, by the revision its
+/// `MCP-Protocol-Version` header names.
+fn unread_of(headers: &http::HeaderMap, passed: Option<&guard::Passed>) -> Unread {
+    let header = headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok());
+    Unread::of_version(header.or(passed.and_then(|p| p.version.as_deref())))
+}
+
 /// Answers one HTTP request.
 async fn route<H: ServerHandler>(
     shared: Arc<Shared<H>>,
+    place: Arc<Place>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, Infallible> {
     let limits = shared.limits;
+    let unread = unread_of(request.headers(), None);
+    if request.headers().get_all(http::header::HOST).iter().count() > 1 {
+        return Ok(json_response(
+            StatusCode::BAD_REQUEST,
+            r#"{"error":"invalid_request","error_description":"the request has more than one Host header; send exactly one"}"#.to_owned(),
+        ));
+    }
+    if request.uri().path() != MCP_PATH && !is_metadata(&shared.gate, &request) {
+        return Ok(json_response(
+            StatusCode::NOT_FOUND,
+            format!(
+                r#"{{"error":"not_found","error_description":"this server serves MCP at {MCP_PATH} only"}}"#
+            ),
+        ));
+    }
     #[cfg(feature = "auth")]
     let (request, caller) = match authenticate(&shared.gate, request) {
         Ok(authenticated) => authenticated,
@@ -289,9 +381,30 @@ async fn route<H: ServerHandler>(
         return Ok(shared.service.handle(request).await);
     }
     let (parts, body) = request.into_parts();
-    let bytes = match Limited::new(body, limits.max_request_bytes).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(error)
+    let read = tokio::time::timeout(
+        shared.gate.body_read_timeout,
+        Limited::new(body, limits.max_request_bytes).collect(),
+    )
+    .await;
+    let bytes = match read {
+        Err(_) => {
+            tracing::warn!(
+                body_read_timeout_ms = shared.gate.body_read_timeout.as_millis() as u64,
+                "a request whose body did not arrive in time was refused"
+            );
+            let mut response = refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                &guard::too_slow(shared.gate.body_read_timeout),
+                unread,
+            );
+            response.headers_mut().insert(
+                http::header::CONNECTION,
+                http::HeaderValue::from_static("close"),
+            );
+            return Ok(response);
+        }
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(error))
             if error
                 .downcast_ref::<http_body_util::LengthLimitError>()
                 .is_some() =>
@@ -303,18 +416,27 @@ async fn route<H: ServerHandler>(
             return Ok(refusal(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 &guard::too_large(limits.max_request_bytes),
+                unread,
             ));
         }
-        Err(error) => {
+        Ok(Err(error)) => {
             tracing::debug!(%error, "cannot read a request body");
-            return Ok(refusal(StatusCode::BAD_REQUEST, &guard::unreadable(&error)));
+            return Ok(refusal(
+                StatusCode::BAD_REQUEST,
+                &guard::unreadable(&error),
+                unread,
+            ));
         }
     };
     let passed = match guard::inspect(&bytes, limits.max_depth) {
         Ok(passed) => passed,
-        Err(refused) => return Ok(refusal(StatusCode::BAD_REQUEST, &refused)),
+        Err(refused) => return Ok(refusal(StatusCode::BAD_REQUEST, &refused, unread)),
     };
-    if passed.lists_tools
+    let unread = unread_of(&parts.headers, Some(&passed));
+    // From here the request arrived whole: this connection is serving it,
+    // and shutdown waits for its answer.
+    let serving = place.serving();
+    if passed.lists_tools()
         && let Some(lister) = &shared.lister
         && let Some(version) = stateless_listing(&parts.headers, &shared.hosts)
     {
@@ -325,29 +447,184 @@ async fn route<H: ServerHandler>(
         #[cfg(not(feature = "auth"))]
         let caller = crate::serve::policy::Caller::operator();
         if let Some(answer) = lister.answer(&bytes, &caller, Some(version)) {
-            let mut response = Response::new(Full::new(Bytes::from(answer.into_string())).boxed());
-            response.headers_mut().insert(
-                http::header::CONTENT_TYPE,
-                http::HeaderValue::from_static("application/json"),
-            );
-            return Ok(response);
+            return Ok(json_response(StatusCode::OK, answer.into_string()));
         }
     }
     #[cfg(feature = "auth")]
-    if let (Some(auth), Some(caller)) = (&shared.gate.auth, &caller)
-        && let Some(response) = insufficient_scope(auth, &shared.gate, caller, &bytes)
+    if let (Some(auth), Some(caller), Some(tool)) = (&shared.gate.auth, &caller, &passed.tool)
+        && let Some(response) = insufficient_scope(auth, &shared.gate, caller, tool)
     {
         return Ok(response);
     }
-    if !parts.headers.contains_key("mcp-session-id")
-        && let Some(refused) = over_session_limit(&shared, &bytes).await
-    {
-        return Ok(refusal(StatusCode::SERVICE_UNAVAILABLE, &refused));
+    let session = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(Box::<str>::from);
+    let _opening = match (&session, passed.method) {
+        (None, guard::Method::Initialize) => {
+            match open_session(&shared, passed.id.as_ref()).await {
+                Ok(opening) => Some(opening),
+                Err(refused) => {
+                    return Ok(refusal(StatusCode::SERVICE_UNAVAILABLE, &refused, unread));
+                }
+            }
+        }
+        _ => None,
+    };
+    let session_id = match (session, &passed.id) {
+        (Some(session), Some(id)) => {
+            let key = (session, id.clone());
+            if !shared
+                .session_ids
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(key.clone())
+            {
+                return Ok(refusal(
+                    StatusCode::BAD_REQUEST,
+                    &guard::id_in_use(id),
+                    unread,
+                ));
+            }
+            Some(SessionId {
+                ids: shared.session_ids.clone(),
+                key,
+            })
+        }
+        _ => None,
+    };
+    let request = Request::from_parts(parts, Full::new(bytes));
+    let response = tokio::select! {
+        biased;
+        () = shared.stopped.cancelled() => return Ok(stopped(passed.id.as_ref(), unread)),
+        response = shared.service.handle(request) => response,
+    };
+    Ok(answered(
+        response,
+        Answering {
+            stopped: shared.stopped.clone(),
+            last_words: passed
+                .id
+                .as_ref()
+                .map(|id| guard::stopped(id).response(unread)),
+            serving,
+            session_id,
+        },
+    ))
+}
+
+/// The answer to a request cut off at the end of the grace period.
+fn stopped(id: Option<&RequestId>, unread: Unread) -> Response<Body> {
+    let body = match id {
+        Some(id) => guard::stopped(id).response(unread),
+        None => guard::error_response(
+            None,
+            unread,
+            guard::INTERNAL_ERROR,
+            "Server stopped: the server shut down before this request finished",
+        ),
+    };
+    let mut response = json_response(StatusCode::SERVICE_UNAVAILABLE, body);
+    response.headers_mut().insert(
+        http::header::CONNECTION,
+        http::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+/// What a response carries until its body was written.
+struct Answering {
+    stopped: CancellationToken,
+    /// The error a stream cut off at the end of the grace period ends with.
+    last_words: Option<String>,
+    serving: Serving,
+    session_id: Option<SessionId>,
+}
+
+/// rmcp's response, counted as being served until its body was written; a
+/// stream still open when the grace period ends is closed with the error
+/// its request is owed, as its last event.
+fn answered(response: Response<Body>, answering: Answering) -> Response<Body> {
+    let streams = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    response.map(|body| {
+        let Answering {
+            stopped,
+            last_words,
+            serving,
+            session_id,
+        } = answering;
+        GuardedBody {
+            inner: body,
+            stop: Box::pin(stopped.cancelled_owned()),
+            last_words: if streams { last_words } else { None },
+            done: false,
+            _held: (serving, session_id),
+        }
+        .boxed()
+    })
+}
+
+/// A response body that ends, with its last words, when the server stops.
+struct GuardedBody {
+    inner: Body,
+    stop: Pin<Box<tokio_util::sync::WaitForCancellationFutureOwned>>,
+    last_words: Option<String>,
+    done: bool,
+    _held: (Serving, Option<SessionId>),
+}
+
+impl http_body::Body for GuardedBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        use std::task::Poll;
+        if self.done {
+            return Poll::Ready(None);
+        }
+        if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
+            if frame.is_none() {
+                self.done = true;
+            }
+            return Poll::Ready(frame);
+        }
+        if self.stop.as_mut().poll(cx).is_ready() {
+            self.done = true;
+            return Poll::Ready(self.last_words.take().map(|words| {
+                Ok(http_body::Frame::data(Bytes::from(format!(
+                    "data: {words}\n\n"
+                ))))
+            }));
+        }
+        Poll::Pending
     }
-    Ok(shared
-        .service
-        .handle(Request::from_parts(parts, Full::new(bytes)))
-        .await)
+
+    fn is_end_stream(&self) -> bool {
+        self.done || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Whether `request` asks for the Protected Resource Metadata.
+#[cfg_attr(not(feature = "auth"), allow(unused_variables))]
+fn is_metadata<B>(gate: &Gate, request: &Request<B>) -> bool {
+    #[cfg(feature = "auth")]
+    if let Some(auth) = &gate.auth {
+        let path = request.uri().path();
+        return auth.metadata_paths().iter().any(|p| p == path);
+    }
+    false
 }
 
 /// The `MCP-Protocol-Version` of a request whose headers ask for nothing
@@ -473,30 +750,16 @@ fn authenticate(
     }
 }
 
-/// The `403` a `tools/call` gets when the token does not grant the
-/// permission the tool needs, so the client can ask for that scope.
+/// The `403` a `tools/call` of `name` gets when the token does not grant
+/// the permission the tool needs, so the client can ask for that scope.
 #[cfg(feature = "auth")]
 fn insufficient_scope(
     auth: &crate::serve::auth::Auth,
     gate: &Gate,
     caller: &crate::serve::policy::Caller,
-    bytes: &[u8],
+    name: &str,
 ) -> Option<Response<Body>> {
-    #[derive(serde::Deserialize)]
-    struct Call {
-        method: String,
-        params: Option<Params>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Params {
-        name: Option<String>,
-    }
-    let call: Call = serde_json::from_slice(bytes).ok()?;
-    if call.method != "tools/call" {
-        return None;
-    }
-    let name = call.params?.name?;
-    let permission = gate.tools.as_ref()?.permission(&name)?;
+    let permission = gate.tools.as_ref()?.permission(name)?;
     if caller.permissions().grants(&permission) {
         return None;
     }

@@ -61,14 +61,24 @@ pub(crate) struct Shape {
 
 /// The bounds of the page a cursor starts: `None` when the cursor is not
 /// one this server gave out. The one rule for both paths.
+///
+/// A cursor is the position of the page it starts, a multiple of the page
+/// size, written as the server writes it (so `"0"`, `"1"` on pages of two,
+/// `"+2"` or `"02"` are refused); a listing that shrank since leaves a
+/// cursor at its end an empty last page.
 pub(crate) fn page(
     cursor: Option<&str>,
     visible: usize,
     page_size: Option<usize>,
 ) -> Option<(usize, usize)> {
-    let start = match cursor {
-        None => 0,
-        Some(cursor) => cursor.parse::<usize>().ok().filter(|i| *i <= visible)?,
+    let start = match (cursor, page_size) {
+        (None, _) => 0,
+        (Some(_), None) => return None,
+        (Some(cursor), Some(size)) => {
+            let start = cursor.parse::<usize>().ok()?;
+            let given_out = start > 0 && start % size == 0 && start.to_string() == cursor;
+            (given_out && start <= visible).then_some(start)?
+        }
     };
     let end = page_size.map_or(visible, |size| start.saturating_add(size).min(visible));
     Some((start, end))

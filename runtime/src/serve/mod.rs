@@ -14,10 +14,14 @@ pub mod adapter;
 pub mod admission;
 #[cfg(feature = "auth")]
 pub mod auth;
+#[cfg(feature = "http")]
+pub(crate) mod connections;
 #[cfg(feature = "rmcp")]
 pub(crate) mod guard;
 #[cfg(feature = "http")]
 pub(crate) mod http;
+#[cfg(feature = "rmcp")]
+pub(crate) mod inflight;
 pub mod ingest;
 #[cfg(feature = "rmcp")]
 pub(crate) mod listing;

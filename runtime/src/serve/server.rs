@@ -98,12 +98,27 @@ impl std::error::Error for ServeError {
     }
 }
 
-/// The bounds every message is checked against before rmcp sees it.
+/// The transports' bounds: what every message is checked against before
+/// rmcp sees it, how many requests of a stdio session rmcp may hold, and
+/// how long requests in flight get to finish at shutdown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub max_request_bytes: usize,
     pub max_depth: usize,
+    pub max_in_flight: usize,
+    pub shutdown_grace: std::time::Duration,
 }
+
+/// The most requests of one stdio session in flight at once, by default.
+pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;
+/// The most a server may allow.
+const MAX_IN_FLIGHT_LIMIT: usize = 65_536;
+/// How long requests in flight get to finish at shutdown, by default.
+pub(crate) const DEFAULT_SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long a connection may take to send a request's body, by default.
+#[cfg(feature = "http")]
+pub(crate) const DEFAULT_BODY_READ_TIMEOUT: std::time::Duration =
+    std::time::Duration::from_secs(30);
 
 type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
@@ -265,6 +280,8 @@ where
             limits: Limits {
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 max_depth: DEFAULT_MAX_DEPTH,
+                max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+                shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             },
             #[cfg(feature = "http")]
             gate: crate::serve::http::Gate::default(),
@@ -309,6 +326,29 @@ where
         self
     }
 
+    /// The most requests of one stdio session rmcp holds at once, answered
+    /// or not (default 256; 1 to 65536). Beyond it the server reads no more
+    /// input until an answer is written, so a client that does not read its
+    /// answers is held back instead of growing the server.
+    pub fn max_in_flight(mut self, requests: usize) -> Server<H> {
+        if !(1..=MAX_IN_FLIGHT_LIMIT).contains(&requests) {
+            return self.refuse(format!(
+                "the limit of requests in flight must be between 1 and {MAX_IN_FLIGHT_LIMIT}; got {requests}"
+            ));
+        }
+        self.limits.max_in_flight = requests;
+        self
+    }
+
+    /// How long requests in flight get to finish when the server shuts
+    /// down (default 30 s; zero answers them at once). Requests that arrive
+    /// meanwhile are refused; what is still running when it ends is
+    /// answered with an error saying the server stopped, and cancelled.
+    pub fn shutdown_grace(mut self, grace: std::time::Duration) -> Server<H> {
+        self.limits.shutdown_grace = grace;
+        self
+    }
+
     /// Authenticates every HTTP request with a bearer token (see
     /// [`Auth`](crate::serve::auth::Auth)): the token's holder is the
     /// caller, and its scopes are the caller's permissions.
@@ -344,8 +384,23 @@ where
         self
     }
 
+    /// How long a connection may take to send a request's body over HTTP,
+    /// from the end of its headers (default 30 s); a slower one is answered
+    /// `408` and closed.
+    #[cfg(feature = "http")]
+    pub fn body_read_timeout(mut self, limit: std::time::Duration) -> Server<H> {
+        if limit.is_zero() {
+            return self.refuse("the body read time limit must be more than zero".to_owned());
+        }
+        self.gate.body_read_timeout = limit;
+        self
+    }
+
     /// The most HTTP connections open at once (default
-    /// [`DEFAULT_MAX_CONNECTIONS`]); one more is answered `503` and closed.
+    /// [`DEFAULT_MAX_CONNECTIONS`]). At the limit, a new connection takes
+    /// the place of the one that has waited longest without a request in
+    /// progress (idle, or still sending its request); when every connection
+    /// has a request in progress, the new one is answered `503` and closed.
     #[cfg(feature = "http")]
     pub fn max_connections(mut self, connections: usize) -> Server<H> {
         if connections == 0 {

@@ -5,15 +5,24 @@
 //! pipe, and a line that does not is answered here, as is a `tools/list`
 //! the lister can answer from the descriptors' text ([`super::listing`]).
 //! Every write to the output is of whole lines, so an answer never
-//! interleaves with another. When the input ends, rmcp finishes the
-//! requests in flight, the pipe drains, and serving returns with every
-//! answer written.
+//! interleaves with another.
+//!
+//! Each request rmcp is given is recorded in flight ([`super::inflight`])
+//! until its answer is written: an id already in flight is refused, and
+//! while the limit of requests in flight is reached no more input is read,
+//! so a client that does not read its answers is held back instead of
+//! growing the server. When the input ends or the server is shut down, the
+//! requests in flight get up to the grace period to finish (requests that
+//! arrive meanwhile are refused, answers to the server's questions still
+//! go through); what is left is answered with an error and cancelled, and
+//! serving returns with every answer written.
 //!
 //! On the process's own stdin and stdout, a listing is answered on the
 //! thread that read it, straight to stdout: a listing then costs a read, a
 //! parse and a write, with no thread woken to pass it along.
 
-use crate::serve::guard::{self, Kind};
+use crate::serve::guard::{self, Kind, Unread};
+use crate::serve::inflight::{self, InFlight};
 use crate::serve::listing::Lister;
 use crate::serve::policy::Caller;
 use crate::serve::server::{Limits, ServeError};
@@ -140,6 +149,8 @@ impl StdoutThread {
 struct Direct {
     lister: Arc<dyn Lister>,
     max_depth: usize,
+    /// A listing whose id is in flight is left to the guard, which refuses it.
+    inflight: Arc<InFlight>,
     /// Cleared when serving ends: a line read after that is not answered.
     serving: Arc<AtomicBool>,
 }
@@ -157,9 +168,13 @@ enum Answered {
 impl Direct {
     fn answer(&self, line: &[u8]) -> Answered {
         // Most lines are not listings; finding that out costs a scan, not a parse.
+        // Deciding on the bytes is only a shortcut: a listing written with
+        // escapes is still one, answered on the guard's path.
         if !self.serving.load(Ordering::Acquire)
             || memchr::memmem::find(line, b"tools/list").is_none()
-            || !guard::inspect(line, self.max_depth).is_ok_and(|passed| passed.lists_tools)
+            || !guard::inspect(line, self.max_depth).is_ok_and(|passed| {
+                passed.lists_tools() && passed.id.is_some_and(|id| !self.inflight.contains(&id))
+            })
         {
             return Answered::No;
         }
@@ -192,6 +207,7 @@ where
 {
     let (lines_tx, lines_rx) = mpsc::channel(LINES_AHEAD);
     let serving = Arc::new(AtomicBool::new(true));
+    let inflight = Arc::new(InFlight::new(limits.max_in_flight));
     let output = match ends {
         Ends::Io(reader, writer) => {
             tokio::spawn(read_lines(
@@ -207,6 +223,7 @@ where
             let direct = lister.clone().map(|lister| Direct {
                 lister,
                 max_depth: limits.max_depth,
+                inflight: inflight.clone(),
                 serving: serving.clone(),
             });
             std::thread::Builder::new()
@@ -219,24 +236,34 @@ where
     let (rmcp_side, guard_side) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
     let (answers_tx, answers_rx) = mpsc::channel::<String>(LINES_AHEAD);
-    let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx));
-    tokio::spawn(guard_lines(lines_rx, to_rmcp, answers_tx, limits, lister));
+    let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx, inflight.clone()));
+    // rmcp is stopped by the guard, once the requests in flight were
+    // answered or the grace period ended: rmcp's own drain at the end of
+    // its input gives up after a few seconds, dropping the answers.
+    let rmcp_stop = CancellationToken::new();
+    tokio::spawn(guard_lines(
+        lines_rx,
+        to_rmcp,
+        answers_tx,
+        Guarding {
+            limits,
+            lister,
+            inflight,
+            shutdown,
+            rmcp_stop: rmcp_stop.clone(),
+        },
+    ));
 
     let (read, write) = tokio::io::split(rmcp_side);
     // The guard already refused longer lines; rmcp's own limit only backs it up.
     let transport = AsyncRwTransport::new_server(read, write)
         .with_max_line_length(limits.max_request_bytes.saturating_add(1));
     let running = server
-        .serve_with_ct(transport, shutdown.child_token())
+        .serve_with_ct(transport, rmcp_stop)
         .await
         .map_err(|e| ServeError::protocol(format!("cannot start serving on stdio: {e}")))?;
-    tokio::select! {
-        finished = running.waiting() => {
-            if let Err(e) = finished {
-                tracing::warn!(error = %e, "the stdio session ended with an error");
-            }
-        }
-        () = shutdown.cancelled() => {}
+    if let Err(e) = running.waiting().await {
+        tracing::warn!(error = %e, "the stdio session ended with an error");
     }
     serving.store(false, Ordering::Release);
     // rmcp has closed its end of the pipe; wait until everything it wrote,
@@ -393,14 +420,34 @@ fn read_bounded_line_blocking<R: BufRead>(
     }
 }
 
-/// Checks each line; forwards what passes to rmcp and answers what does not.
+/// What the guard works with besides its channels.
+struct Guarding {
+    limits: Limits,
+    lister: Option<Arc<dyn Lister>>,
+    inflight: Arc<InFlight>,
+    /// The server is shutting down.
+    shutdown: CancellationToken,
+    /// Stops rmcp, once nothing is left for it to answer.
+    rmcp_stop: CancellationToken,
+}
+
+/// Checks each line; forwards what passes to rmcp and answers what does
+/// not. When the input ends or the server shuts down, waits for the
+/// requests in flight (up to the grace period), answers what is left, and
+/// stops rmcp.
 async fn guard_lines<P: AsyncWrite + Unpin>(
     mut lines: mpsc::Receiver<Incoming>,
     mut to_rmcp: P,
     answers: mpsc::Sender<String>,
-    limits: Limits,
-    lister: Option<Arc<dyn Lister>>,
+    guarding: Guarding,
 ) {
+    let Guarding {
+        limits,
+        lister,
+        inflight,
+        shutdown,
+        rmcp_stop,
+    } = guarding;
     // Nobody authenticates on stdio: the caller is whoever started the
     // server.
     let operator = Caller::operator();
@@ -408,15 +455,35 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
     // stray notification or response before the first request is dropped
     // here instead (they are never answered anyway).
     let mut opened = false;
-    while let Some(incoming) = lines.recv().await {
+    // Until an `initialize` says otherwise, errors follow the current revision.
+    let mut unread = Unread::Omitted;
+    // Set once the server is shutting down: when the grace period ends.
+    let mut stopping: Option<tokio::time::Instant> = None;
+    let answer = |refused: guard::Refused, unread: Unread| {
+        let answers = answers.clone();
+        async move { !refused.answer || answers.send(refused.response(unread)).await.is_ok() }
+    };
+    loop {
+        let incoming = tokio::select! {
+            biased;
+            () = shutdown.cancelled(), if stopping.is_none() => {
+                stopping = Some(tokio::time::Instant::now() + limits.shutdown_grace);
+                continue;
+            }
+            () = inflight.drained(), if stopping.is_some() => break,
+            () = tokio::time::sleep_until(stopping.unwrap_or_else(tokio::time::Instant::now)), if stopping.is_some() => break,
+            incoming = lines.recv() => match incoming {
+                Some(incoming) => incoming,
+                None => break,
+            },
+        };
         let line = match incoming {
             Incoming::TooLong => {
                 tracing::warn!(
                     max_request_bytes = limits.max_request_bytes,
                     "a message larger than the limit was refused"
                 );
-                let refusal = guard::too_large(limits.max_request_bytes);
-                if answers.send(refusal.response()).await.is_err() {
+                if !answer(guard::too_large(limits.max_request_bytes), unread).await {
                     break;
                 }
                 continue;
@@ -426,44 +493,111 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
         if line.trim_ascii().is_empty() {
             continue;
         }
-        match guard::inspect(&line, limits.max_depth) {
+        let passed = match guard::inspect(&line, limits.max_depth) {
             Err(refusal) => {
-                if refusal.answer && answers.send(refusal.response()).await.is_err() {
+                if !answer(refusal, unread).await {
                     break;
                 }
+                continue;
             }
             Ok(passed) if !opened && passed.kind != Kind::Request => {
                 tracing::debug!("a message before the first request was dropped");
+                continue;
             }
-            Ok(passed)
-                if let Some(answer) = passed
-                    .lists_tools
-                    .then_some(lister.as_ref())
-                    .flatten()
-                    .and_then(|lister| lister.answer(&line, &operator, None)) =>
+            Ok(passed) => passed,
+        };
+        if let Some(id) = &passed.id {
+            let refused = if stopping.is_some() {
+                Some(guard::shutting_down(id))
+            } else if inflight.contains(id) {
+                Some(guard::id_in_use(id))
+            } else {
+                None
+            };
+            if let Some(refused) = refused {
+                if !answer(refused, unread).await {
+                    break;
+                }
+                continue;
+            }
+            if let Some(listing) = passed
+                .lists_tools()
+                .then_some(lister.as_ref())
+                .flatten()
+                .and_then(|lister| lister.answer(&line, &operator, None))
             {
-                if answers.send(answer.into_string()).await.is_err() {
+                if answers.send(listing.into_string()).await.is_err() {
                     break;
                 }
+                continue;
             }
-            Ok(_) => {
-                opened = true;
-                let mut framed = line;
-                framed.push(b'\n');
-                if to_rmcp.write_all(&framed).await.is_err() || to_rmcp.flush().await.is_err() {
+            // Held here while the limit is reached: no more input is read
+            // until an answer is written.
+            let entered = tokio::select! {
+                entered = inflight.enter(id) => entered,
+                () = shutdown.cancelled() => Err(inflight::InUse),
+            };
+            if entered.is_err() {
+                let refused = if shutdown.is_cancelled() {
+                    guard::shutting_down(id)
+                } else {
+                    guard::id_in_use(id)
+                };
+                if !answer(refused, unread).await {
                     break;
                 }
+                continue;
+            }
+            if passed.method == guard::Method::Initialize {
+                unread = Unread::of_version(passed.version.as_deref());
             }
         }
+        if let Some(cancelled) = &passed.cancels {
+            // rmcp sends no answer to a cancelled request.
+            inflight.leave(cancelled);
+        }
+        opened = true;
+        let mut framed = line;
+        framed.push(b'\n');
+        if to_rmcp.write_all(&framed).await.is_err() || to_rmcp.flush().await.is_err() {
+            break;
+        }
     }
+    // The input ended, or the server is shutting down: what is in flight
+    // gets what is left of the grace period to finish.
+    let grace_ends =
+        stopping.unwrap_or_else(|| tokio::time::Instant::now() + limits.shutdown_grace);
+    if tokio::time::timeout_at(grace_ends, inflight.drained())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            grace_ms = limits.shutdown_grace.as_millis() as u64,
+            "requests were still in progress when the grace period ended; they are answered with an error and cancelled"
+        );
+    }
+    for id in inflight.abandon() {
+        if answers
+            .send(guard::stopped(&id).response(unread))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    rmcp_stop.cancel();
     let _ = to_rmcp.shutdown().await;
 }
 
 /// The one writer of the output: what rmcp writes, and the guard's answers.
+/// An answer of rmcp's crosses its request off as in flight; one whose
+/// request is no longer in flight (cancelled, or answered at shutdown) is
+/// dropped.
 async fn write_out<W, P>(
     mut output: Out<W>,
     mut from_rmcp: P,
     mut answers: mpsc::Receiver<String>,
+    inflight: Arc<InFlight>,
 ) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
@@ -472,6 +606,8 @@ where
     let mut buffer = vec![0u8; 64 * 1024];
     // What rmcp wrote after its last whole line: written once the line ends.
     let mut partial = Vec::new();
+    // The whole lines of one read that are to be written.
+    let mut kept = Vec::new();
     let (mut rmcp_open, mut guard_open) = (true, true);
     while rmcp_open || guard_open {
         tokio::select! {
@@ -484,13 +620,17 @@ where
                         continue;
                     };
                     let (lines, rest) = read.split_at(end + 1);
-                    if partial.is_empty() {
-                        output.put(lines).await?;
+                    let lines = if partial.is_empty() {
+                        lines
                     } else {
                         partial.extend_from_slice(lines);
-                        output.put(&partial).await?;
-                        partial.clear();
+                        &partial[..]
+                    };
+                    let written = keep_answers(lines, &inflight, &mut kept);
+                    if !written.is_empty() {
+                        output.put(written).await?;
                     }
+                    partial.clear();
                     partial.extend_from_slice(rest);
                 }
             },
@@ -506,7 +646,8 @@ where
         // are written, then serving ends without waiting for more input.
         if !rmcp_open {
             if !partial.is_empty() {
-                output.put(&std::mem::take(&mut partial)).await?;
+                let written = keep_answers(&partial, &inflight, &mut kept);
+                output.put(written).await?;
             }
             while let Ok(mut line) = answers.try_recv() {
                 line.push('\n');
@@ -516,6 +657,35 @@ where
         }
     }
     output.finish().await
+}
+
+/// The lines of rmcp's output that are to be written, crossing off the
+/// requests they answer: `lines` itself unless one is dropped, when the
+/// rest are copied into `kept`.
+fn keep_answers<'a>(lines: &'a [u8], inflight: &InFlight, kept: &'a mut Vec<u8>) -> &'a [u8] {
+    let mut dropped = false;
+    let mut start = 0;
+    for line in lines.split_inclusive(|b| *b == b'\n') {
+        let keep = match inflight::answered(line) {
+            Some(id) if !inflight.leave(&id) => {
+                tracing::debug!(
+                    id = %crate::rules::quote::text(&id.to_json()),
+                    "an answer to a request no longer in flight was dropped"
+                );
+                false
+            }
+            _ => true,
+        };
+        if !keep && !dropped {
+            dropped = true;
+            kept.clear();
+            kept.extend_from_slice(&lines[..start]);
+        } else if keep && dropped {
+            kept.extend_from_slice(line);
+        }
+        start += line.len();
+    }
+    if dropped { kept } else { lines }
 }
 
 #[cfg(test)]

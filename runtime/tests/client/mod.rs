@@ -312,3 +312,27 @@ pub async fn exchange(
 pub fn capable() -> Value {
     json!({"elicitation": {}, "sampling": {}, "roots": {}})
 }
+
+/// A stateless 2026-07-28 `tools/call` of `tool`, as the HTTP/1.1 request
+/// text a client sends (the connection kept open).
+pub fn stateless_call_request(
+    address: std::net::SocketAddr,
+    id: u64,
+    tool: &str,
+    arguments: Value,
+) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        },
+    }})
+    .to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: {tool}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}

@@ -1,0 +1,260 @@
+//! The requests of one stdio session that rmcp has and has not answered:
+//! each id at most once, a bounded number at a time.
+//!
+//! rmcp takes every request it is given and answers each when it finishes,
+//! keeping one pending answer per id: a second request under an id still in
+//! flight silently loses its answer, and a client that writes requests
+//! without reading the answers grows the server without bound (every request
+//! becomes a task holding its answer). So the guard records each request
+//! here before rmcp sees it ([`InFlight::enter`]), refusing an id already in
+//! flight, and waits while the limit is reached; the writer crosses a
+//! request off when its answer reaches the output ([`InFlight::leave`]).
+//! While the limit holds the guard reads no input, so the client's writes
+//! block until it reads its answers: back-pressure for every kind of request.
+//!
+//! At shutdown the transport waits until nothing is in flight, up to its
+//! grace period, and answers what is left itself ([`InFlight::abandon`]);
+//! an answer rmcp writes later for an id no longer in flight is dropped.
+
+use crate::serve::guard::RequestId;
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Mutex;
+use tokio::sync::Notify;
+
+/// The requests in flight on one session.
+pub(crate) struct InFlight {
+    ids: Mutex<HashSet<RequestId>>,
+    max: usize,
+    /// Woken whenever a request leaves.
+    left: Notify,
+}
+
+/// Why a request could not enter.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct InUse;
+
+impl InFlight {
+    /// At most `max` requests in flight at once.
+    pub(crate) fn new(max: usize) -> InFlight {
+        InFlight {
+            ids: Mutex::new(HashSet::new()),
+            max: max.max(1),
+            left: Notify::new(),
+        }
+    }
+
+    fn ids(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
+        self.ids.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether a request under `id` is in flight.
+    pub(crate) fn contains(&self, id: &RequestId) -> bool {
+        self.ids().contains(id)
+    }
+
+    /// Records a request under `id`, waiting while the limit is reached;
+    /// [`InUse`] when a request under the same id is in flight.
+    pub(crate) async fn enter(&self, id: &RequestId) -> Result<(), InUse> {
+        loop {
+            // Registered before looking, so a leave between the look and the
+            // wait is not missed.
+            let left = self.left.notified();
+            {
+                let mut ids = self.ids();
+                if ids.contains(id) {
+                    return Err(InUse);
+                }
+                if ids.len() < self.max {
+                    ids.insert(id.clone());
+                    return Ok(());
+                }
+            }
+            left.await;
+        }
+    }
+
+    /// Crosses off the request under `id`: its answer was written, or it was
+    /// cancelled. Whether it was in flight.
+    pub(crate) fn leave(&self, id: &RequestId) -> bool {
+        let was = self.ids().remove(id);
+        if was {
+            self.left.notify_waiters();
+        }
+        was
+    }
+
+    /// Waits until nothing is in flight.
+    pub(crate) async fn drained(&self) {
+        loop {
+            let left = self.left.notified();
+            if self.ids().is_empty() {
+                return;
+            }
+            left.await;
+        }
+    }
+
+    /// Takes every request still in flight out, for the transport to answer.
+    pub(crate) fn abandon(&self) -> Vec<RequestId> {
+        let abandoned: Vec<RequestId> = self.ids().drain().collect();
+        self.left.notify_waiters();
+        abandoned
+    }
+}
+
+/// The id of the request a line of rmcp's output answers; `None` for a
+/// line that is not an answer (a notification, a request of the server's)
+/// or answers no id.
+///
+/// Read without parsing the rest: the members are looked at in order and
+/// the reading stops as soon as both the kind and the id are known (rmcp
+/// writes `jsonrpc`, `id`, then `result` or `error`), so a large result
+/// costs nothing here.
+pub(crate) fn answered(line: &[u8]) -> Option<RequestId> {
+    let mut found = Found::default();
+    let mut parser = serde_json::Deserializer::from_slice(line);
+    // The reading ends with an error on purpose once it knows enough.
+    let _ = de::Deserializer::deserialize_map(&mut parser, AnswerVisitor(&mut found));
+    match found {
+        Found {
+            answer: Some(true),
+            id: Some(id),
+        } => Some(id),
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct Found {
+    /// `Some(true)` for `result` or `error`, `Some(false)` for `method`.
+    answer: Option<bool>,
+    id: Option<RequestId>,
+}
+
+struct AnswerVisitor<'f>(&'f mut Found);
+
+/// Ends the reading early.
+#[derive(Debug)]
+struct Enough;
+
+impl fmt::Display for Enough {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("enough")
+    }
+}
+
+impl<'de> Visitor<'de> for AnswerVisitor<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "id" => {
+                    self.0.id = match map.next_value::<serde_json::Value>()? {
+                        serde_json::Value::Number(n) => n.as_i64().map(RequestId::Number),
+                        serde_json::Value::String(s) => Some(RequestId::String(s.into())),
+                        _ => None,
+                    };
+                }
+                "result" | "error" => self.0.answer = Some(true),
+                "method" => self.0.answer = Some(false),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            if self.0.answer == Some(false) || (self.0.answer.is_some() && self.0.id.is_some()) {
+                return Err(de::Error::custom(Enough));
+            }
+            if matches!(key.as_ref(), "result" | "error") {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn id(n: i64) -> RequestId {
+        RequestId::Number(n)
+    }
+
+    #[tokio::test]
+    async fn an_id_in_flight_is_refused_until_its_answer_is_written() {
+        let inflight = InFlight::new(4);
+        inflight.enter(&id(1)).await.unwrap();
+        assert_eq!(inflight.enter(&id(1)).await, Err(InUse));
+        assert!(inflight.leave(&id(1)));
+        assert!(!inflight.leave(&id(1)), "crossed off once");
+        inflight.enter(&id(1)).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_request_over_the_limit_waits_until_one_leaves() {
+        let inflight = Arc::new(InFlight::new(2));
+        inflight.enter(&id(1)).await.unwrap();
+        inflight.enter(&id(2)).await.unwrap();
+        let waiting = tokio::spawn({
+            let inflight = inflight.clone();
+            async move { inflight.enter(&id(3)).await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished(), "held while two are in flight");
+        inflight.leave(&id(2));
+        tokio::time::timeout(Duration::from_secs(1), waiting)
+            .await
+            .expect("let in once one left")
+            .unwrap()
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn abandoning_takes_out_every_request_and_ends_the_wait_for_drained() {
+        let inflight = InFlight::new(8);
+        inflight.enter(&id(1)).await.unwrap();
+        inflight
+            .enter(&RequestId::String("a".into()))
+            .await
+            .unwrap();
+        let mut abandoned = inflight.abandon();
+        abandoned.sort_by_key(|id| id.to_json());
+        assert_eq!(abandoned, vec![RequestId::String("a".into()), id(1)]);
+        tokio::time::timeout(Duration::from_secs(1), inflight.drained())
+            .await
+            .unwrap();
+    }
+
+    #[test]
+    fn an_answer_is_told_from_a_request_of_the_server_and_a_notification() {
+        assert_eq!(
+            answered(br#"{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}"#),
+            Some(id(7))
+        );
+        assert_eq!(
+            answered(br#"{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"m"}}"#),
+            Some(RequestId::String("x".into()))
+        );
+        assert_eq!(
+            answered(br#"{"jsonrpc":"2.0","result":{},"id":8}"#),
+            Some(id(8)),
+            "whatever the order of members"
+        );
+        assert_eq!(
+            answered(br#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}"#),
+            None
+        );
+        assert_eq!(
+            answered(br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#),
+            None
+        );
+        assert_eq!(answered(br#"{"jsonrpc":"2.0","error":{}}"#), None);
+    }
+}
