@@ -99,14 +99,14 @@ fn structured<T: Serialize>(outcome: Result<T, ToolError>) -> Result<CallToolRes
 fn get(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
     Box::pin(async move {
         let params: GetParams = arguments(&context)?;
-        structured(notes::notes_get(&context.service.store, params).await)
+        structured(notes::notes_get(&context.service.store, params))
     })
 }
 
 fn search(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
     Box::pin(async move {
         let params: SearchParams = arguments(&context)?;
-        structured(notes::notes_search(&context.service.store, params).await)
+        structured(notes::notes_search(&context.service.store, params))
     })
 }
 

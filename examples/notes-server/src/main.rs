@@ -127,6 +127,20 @@ struct ServeArgs {
     /// `initialize`-era HTTP sessions held at once.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS)]
     max_sessions: usize,
+    /// Over HTTP, answer 408 and close a connection whose request body has
+    /// not arrived this many seconds after its headers (the library's
+    /// default: 30).
+    #[arg(long, value_name = "SECONDS")]
+    body_read_timeout: Option<u64>,
+    /// On stdio, the most requests in progress at once; beyond it no more
+    /// input is read until an answer is (the library's default: 256).
+    #[arg(long, value_name = "N")]
+    max_in_flight: Option<usize>,
+    /// At shutdown, how many seconds the requests in progress get to
+    /// finish before they are answered with an error (the library's
+    /// default: 30).
+    #[arg(long, value_name = "SECONDS")]
+    shutdown_grace: Option<u64>,
     /// Share enable flags with other replicas through Redis
     /// (redis://HOST:PORT/DB); in memory by default.
     #[arg(long, value_name = "URL")]
@@ -167,6 +181,9 @@ impl ServeArgs {
             max_result_bytes: self.max_result_bytes,
             max_connections: self.max_connections,
             max_sessions: self.max_sessions,
+            body_read_timeout: self.body_read_timeout.map(Duration::from_secs),
+            max_in_flight: self.max_in_flight,
+            shutdown_grace: self.shutdown_grace.map(Duration::from_secs),
             state: self.state,
             state_key: self.state_key,
         }

@@ -69,7 +69,11 @@ pub async fn notes_create(
     if title.trim().is_empty() {
         return Err(ToolError::new("the title is empty; give the note a title"));
     }
-    Ok(store.create(&title, &params.body, &params.tags)?.into())
+    let (body, tags) = (params.body, params.tags);
+    Ok(store
+        .blocking(move |store| store.create(&title, &body, &tags))
+        .await?
+        .into())
 }
 
 /// Asks the person what to call a new note.
@@ -104,7 +108,7 @@ pub struct GetParams {
 
 /// Get a note by its id.
 #[tool(tier = read, toolset = "notes", world = closed)]
-pub async fn notes_get(store: &Store, params: GetParams) -> Result<Note, ToolError> {
+pub fn notes_get(store: &Store, params: GetParams) -> Result<Note, ToolError> {
     match store.get(params.id)? {
         Some(note) => Ok(note.into()),
         None => Err(ToolError::new(format!("no note with id {}", params.id))),
@@ -142,7 +146,7 @@ pub struct SearchResults {
     world = closed,
     example = r#"{"query": "milk", "tag": "shopping", "limit": 5}"#
 )]
-pub async fn notes_search(store: &Store, params: SearchParams) -> Result<SearchResults, ToolError> {
+pub fn notes_search(store: &Store, params: SearchParams) -> Result<SearchResults, ToolError> {
     // The server enforces the schema's range before the handler runs.
     let limit = params.limit.unwrap_or(20);
     let (notes, total) = store.search(&params.query, params.tag.as_deref(), limit)?;
@@ -230,7 +234,10 @@ pub async fn notes_export(
     params: ExportParams,
     call: &Call,
 ) -> Result<String, ToolError> {
-    let (notes, total) = store.search("", params.tag.as_deref(), u32::MAX)?;
+    let tag = params.tag;
+    let (notes, total) = store
+        .blocking(move |store| store.search("", tag.as_deref(), u32::MAX))
+        .await?;
     call.info(&format!("exporting {total} notes")).await;
     let count = notes.len() as f64;
     call.progress(0.0, Some(count), Some("starting")).await;
@@ -276,7 +283,7 @@ pub async fn notes_watch(
     tokio::select! {
         changed = watching.next() => {
             let note = match changed {
-                Some(id) => store.get(id)?.map(Note::from),
+                Some(id) => store.blocking(move |store| store.get(id)).await?.map(Note::from),
                 None => None,
             };
             Ok(Watched { note })

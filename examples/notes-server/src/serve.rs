@@ -54,6 +54,15 @@ pub struct Options {
     pub max_connections: usize,
     /// `initialize`-era HTTP sessions held at once.
     pub max_sessions: usize,
+    /// How long a request body may take to arrive over HTTP (the library's
+    /// default when absent).
+    pub body_read_timeout: Option<Duration>,
+    /// The most requests in progress at once on stdio (the library's
+    /// default when absent).
+    pub max_in_flight: Option<usize>,
+    /// How long the requests in progress get to finish at shutdown (the
+    /// library's default when absent).
+    pub shutdown_grace: Option<Duration>,
     /// The Redis URL of enable flags shared with other replicas (in memory
     /// when absent).
     pub state: Option<String>,
@@ -132,6 +141,15 @@ pub fn server(
         .max_sessions(options.max_sessions);
     if let Some(size) = options.page_size {
         server = server.page_size(size);
+    }
+    if let Some(limit) = options.body_read_timeout {
+        server = server.body_read_timeout(limit);
+    }
+    if let Some(requests) = options.max_in_flight {
+        server = server.max_in_flight(requests);
+    }
+    if let Some(grace) = options.shutdown_grace {
+        server = server.shutdown_grace(grace);
     }
     if let Some(auth) = &options.auth {
         server = server.auth(Auth::new(&auth.issuer, &auth.audience, &auth.jwks)?);

@@ -1,14 +1,17 @@
 //! The notes database: SQLite through rusqlite.
 //!
 //! One connection behind a mutex: SQLite serializes writers anyway, and the
-//! tools are short. Every write runs in a transaction, so a crash or a
+//! tools are short. Every call blocks (on the mutex, or on SQLite's lock
+//! when another process writes), so the handlers that call it are
+//! synchronous, which the server runs on the blocking pool; an async handler
+//! goes through [`Store::blocking`]. Every write runs in a transaction, so a crash or a
 //! shutdown between two statements leaves the database as it was. Each
 //! committed change bumps a version that `notes_watch` waits on.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
 /// A stored note.
@@ -26,8 +29,11 @@ pub struct NoteRow {
     pub created_at: String,
 }
 
-/// The database.
-pub struct Store {
+/// The database: a handle, cheap to clone, to the one connection.
+#[derive(Clone)]
+pub struct Store(Arc<Shared>);
+
+struct Shared {
     connection: Mutex<Connection>,
     /// The id of the note last created or changed, for watchers.
     changes: watch::Sender<Option<i64>>,
@@ -50,7 +56,7 @@ impl Watching<'_> {
 
 impl Drop for Watching<'_> {
     fn drop(&mut self) {
-        self.store.watchers.fetch_sub(1, Ordering::SeqCst);
+        self.store.0.watchers.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -85,35 +91,52 @@ impl Store {
 
     fn from_connection(connection: Connection) -> rusqlite::Result<Store> {
         connection.execute_batch(SCHEMA)?;
-        Ok(Store {
+        Ok(Store(Arc::new(Shared {
             connection: Mutex::new(connection),
             changes: watch::Sender::new(None),
             watchers: AtomicUsize::new(0),
-        })
+        })))
+    }
+
+    /// Runs `work` on tokio's blocking pool, for an async handler: the
+    /// database blocks, and an async handler runs on the runtime's workers,
+    /// where blocking would stall every other request. A panic in `work` is
+    /// the handler's own.
+    pub async fn blocking<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Store) -> R + Send + 'static,
+    ) -> R {
+        let store = self.clone();
+        match tokio::task::spawn_blocking(move || work(&store)).await {
+            Ok(result) => result,
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            Err(error) => panic!("the database work did not run: {error}"),
+        }
     }
 
     /// Starts watching for notes created or changed from now on.
     pub fn watch(&self) -> Watching<'_> {
-        self.watchers.fetch_add(1, Ordering::SeqCst);
+        self.0.watchers.fetch_add(1, Ordering::SeqCst);
         Watching {
             store: self,
-            changes: self.changes.subscribe(),
+            changes: self.0.changes.subscribe(),
         }
     }
 
     /// How many calls are watching for changes.
     pub fn watchers(&self) -> usize {
-        self.watchers.load(Ordering::SeqCst)
+        self.0.watchers.load(Ordering::SeqCst)
     }
 
     fn changed(&self, id: i64) {
-        self.changes.send_replace(Some(id));
+        self.0.changes.send_replace(Some(id));
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (every
         // write is one transaction), so a poisoned lock is still usable.
-        self.connection
+        self.0
+            .connection
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }

@@ -7,10 +7,18 @@
 //! wants errors a model can act on inside the result. A handler that panics
 //! or fails internally is logged with the tool's name, and the caller is told
 //! only to consult the server log.
+//!
+//! Where a synchronous handler runs depends on whose call it is
+//! ([`HandlerContext`]): a served call runs it on tokio's blocking pool,
+//! since a synchronous function may block (on a lock, a file, a database)
+//! and would otherwise stall every other request the runtime serves; the
+//! program's own call runs it on the calling thread, as any function the
+//! program calls. An `async fn` handler runs on the runtime: blocking inside
+//! one is its author's to avoid.
 
 use crate::call::consent;
 use crate::call::handle::{Call, Era};
-use crate::call::handler::{Arguments, Failure, Handler, Invoke, Outcome, Output};
+use crate::call::handler::{Arguments, BoxFuture, Failure, Handler, Invoke, Outcome, Output};
 use crate::call::result::{CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply};
 use crate::rules::confirm::{self, Consent};
 use crate::rules::info::ToolInfo;
@@ -19,6 +27,7 @@ use serde_json::{Map, Value};
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 /// How a future polled until it finished or asked a question ended.
@@ -36,6 +45,56 @@ enum Run<'h, C: 'static> {
     Dynamic(&'h crate::call::handler::DynHandler<C>),
 }
 
+/// The context a call runs with, which decides where a synchronous handler
+/// runs.
+pub(crate) enum HandlerContext<'a, C: 'static> {
+    /// The program's own call, with a context it lends: a synchronous
+    /// handler runs on the calling thread.
+    Lent(&'a C),
+    /// A served call: a synchronous handler runs where blocking is allowed.
+    Served(&'a Arc<C>, Offload<C>),
+}
+
+/// Runs a synchronous handler off the async runtime, giving back the call.
+type Offload<C> =
+    fn(Arc<C>, SyncHandler<C>, Arguments, Call) -> BoxFuture<'static, std::thread::Result<Outcome>>;
+
+impl<'a, C: Send + Sync + 'static> HandlerContext<'a, C> {
+    /// A served call's context: its synchronous handlers run on tokio's
+    /// blocking pool.
+    pub(crate) fn served(context: &'a Arc<C>) -> HandlerContext<'a, C> {
+        HandlerContext::Served(context, on_blocking_pool::<C>)
+    }
+}
+
+impl<'a, C> HandlerContext<'a, C> {
+    fn get(&self) -> &'a C {
+        match self {
+            HandlerContext::Lent(context) => context,
+            HandlerContext::Served(context, _) => context,
+        }
+    }
+}
+
+/// Runs `handler` on tokio's blocking pool. If the pool no longer takes
+/// work (the runtime is shutting down), that is the call's failure.
+fn on_blocking_pool<C: Send + Sync + 'static>(
+    context: Arc<C>,
+    handler: SyncHandler<C>,
+    arguments: Arguments,
+    call: Call,
+) -> BoxFuture<'static, std::thread::Result<Outcome>> {
+    Box::pin(async move {
+        tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
+            .await
+            .unwrap_or_else(|error| {
+                Err(Box::new(format!(
+                    "the blocking pool did not run it: {error}"
+                )))
+            })
+    })
+}
+
 /// Runs a tool the registry let through: the `confirm` argument taken out,
 /// the arguments checked, consent obtained, the handler run, its result
 /// shaped. A protocol error only for a capability the client lacks on
@@ -45,10 +104,11 @@ pub(crate) async fn execute<C>(
     invoke: Invoke<'_, C>,
     wrap_output: bool,
     consent: &Consent,
-    context: &C,
+    context: HandlerContext<'_, C>,
     mut arguments: Arguments,
-    call: &Call,
+    call: Call,
 ) -> Result<Reply, CallError> {
+    let era = call.era();
     let given = match &info.confirm {
         Some(_) => match confirm::take(info.name, &mut arguments) {
             Ok(given) => given,
@@ -81,15 +141,15 @@ pub(crate) async fn execute<C>(
         // allow a call that would be refused anyway. Boxed: the question's
         // future is large, and only confirming calls should carry it.
         let obtain = Box::pin(consent::obtain(
-            info, required, consent, given, &arguments, call,
+            info, required, consent, given, &arguments, &call,
         ));
         match (UntilAsked {
             future: obtain,
-            call,
+            call: &call,
         })
         .await
         {
-            Ran::Asked => return Ok(input_required(call)),
+            Ran::Asked => return Ok(input_required(&call)),
             Ran::Finished(Ok(Ok(()))) => {}
             Ran::Finished(Ok(Err(refusal))) => {
                 tracing::info!(tool = info.name, %refusal, "a confirming call was not allowed");
@@ -102,32 +162,47 @@ pub(crate) async fn execute<C>(
         }
     }
     let ran = match run {
-        Run::Static(Handler::Sync(invoke)) => {
-            Ran::Finished(run_sync(*invoke, context, arguments, call))
-        }
+        Run::Static(Handler::Sync(invoke)) => match context {
+            HandlerContext::Lent(context) => {
+                Ran::Finished(run_sync(*invoke, context, arguments, &call))
+            }
+            HandlerContext::Served(context, offload) => {
+                let outcome = offload(context.clone(), *invoke, arguments, call).await;
+                return finish(info, outcome, None, wrap_output, era);
+            }
+        },
         Run::Static(Handler::Async(invoke)) => {
             UntilAsked {
-                future: invoke(context, arguments, call),
-                call,
+                future: invoke(context.get(), arguments, &call),
+                call: &call,
             }
             .await
         }
         Run::Dynamic(handler) => {
-            match catch_unwind(AssertUnwindSafe(|| handler(context, arguments, call))) {
-                Ok(future) => UntilAsked { future, call }.await,
+            match catch_unwind(AssertUnwindSafe(|| {
+                handler(context.get(), arguments, &call)
+            })) {
+                Ok(future) => {
+                    UntilAsked {
+                        future,
+                        call: &call,
+                    }
+                    .await
+                }
                 Err(panic) => Ran::Finished(Err(panic)),
             }
         }
     };
     match ran {
-        Ran::Asked => Ok(input_required(call)),
-        Ran::Finished(outcome) => finish(info, outcome, output_validator, wrap_output, call),
+        Ran::Asked => Ok(input_required(&call)),
+        Ran::Finished(outcome) => finish(info, outcome, output_validator, wrap_output, era),
     }
 }
 
-/// What runs at once, without a future: the synchronous handler of a baked
-/// tool that does not confirm, and the validator of its arguments if its
-/// schema says more than its parameter type.
+/// What runs at once, without a future, in the program's own call: the
+/// synchronous handler of a baked tool that does not confirm, and the
+/// validator of its arguments if its schema says more than its parameter
+/// type.
 pub(crate) struct AtOnce<'h, C: 'static> {
     handler: SyncHandler<C>,
     validator: Option<&'h Result<Validator, SchemaError>>,
@@ -167,7 +242,7 @@ pub(crate) fn execute_at_once<C>(
         return Ok(Reply::Complete(refusal));
     }
     let outcome = run_sync(run.handler, context, arguments, call);
-    finish(info, outcome, None, wrap_output, call)
+    finish(info, outcome, None, wrap_output, call.era())
 }
 
 fn run_sync<C>(
@@ -186,7 +261,7 @@ fn finish(
     outcome: std::thread::Result<Outcome>,
     output_validator: Option<&Validator>,
     wrap_output: bool,
-    call: &Call,
+    era: Era,
 ) -> Result<Reply, CallError> {
     let result = match outcome {
         Ok(Ok(Output::Structured(value)))
@@ -208,7 +283,7 @@ fn finish(
         }
         Ok(Err(Failure::Tool(error))) => match (error.message(), error.missing()) {
             (Some(message), _) => CallToolResult::error(message),
-            (None, Some(capability)) if call.era() == Era::Current => {
+            (None, Some(capability)) if era == Era::Current => {
                 return Err(CallError::missing_capability(capability));
             }
             (None, Some(_)) => CallToolResult::error(error.to_string()),

@@ -21,6 +21,7 @@
 
 use crate::call::ask::AskError;
 use crate::call::content::Content;
+use crate::call::execute::HandlerContext;
 use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts};
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
@@ -751,12 +752,15 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 return Ok(to_rmcp_result(CallToolResult::error(refusal)).into());
             }
         };
-        // A call in which nothing waits is answered here and now, with no
-        // future to poll and no timer: a synchronous handler cannot be
-        // stopped by one anyway.
-        let dispatched =
-            self.registry
-                .dispatch(&self.context, &caller, &request.name, arguments, handle);
+        // A refusal is answered here and now; the handler runs in the
+        // future (a synchronous one on the blocking pool).
+        let dispatched = self.registry.dispatch(
+            HandlerContext::served(&self.context),
+            &caller,
+            &request.name,
+            arguments,
+            handle,
+        );
         let reply = match dispatched {
             crate::serve::registry::Dispatched::Done(reply) => reply,
             crate::serve::registry::Dispatched::Running(running) => {

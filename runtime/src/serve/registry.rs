@@ -9,6 +9,7 @@
 //! (which [`Registry::call`] and the adapter use) and nowhere else: unknown tool (JSON-RPC -32602) → policy → enabled → pin →
 //! confirmation → arguments → handler.
 
+use crate::call::execute::HandlerContext;
 use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
 use crate::call::identity::Permissions;
@@ -589,22 +590,28 @@ impl<C: 'static> Registry<C> {
                 Call::detached()
             })
         };
-        match self.dispatch(context, caller, name, arguments, handle) {
+        match self.dispatch(
+            HandlerContext::Lent(context),
+            caller,
+            name,
+            arguments,
+            handle,
+        ) {
             Dispatched::Done(reply) => reply,
             Dispatched::Running(running) => running.await,
         }
         .map(Reply::complete)
     }
 
-    /// [`Registry::call`] for a served request, up to where it waits: the
-    /// lookup and every check run now, and so does a call in which nothing
-    /// waits (a baked synchronous handler that asks nobody); anything else
-    /// is handed back as a future. `handle` makes the call's handle once the
+    /// [`Registry::call`] up to where it waits: the lookup and every check
+    /// run now, and so does the program's own call of a baked synchronous
+    /// handler that asks nobody; anything else (every served handler) is
+    /// handed back as a future. `handle` makes the call's handle once the
     /// call passed its checks, told whether the tool needs the full one (its
     /// handler takes it) and given the arguments.
     pub(crate) fn dispatch<'a, H>(
         &'a self,
-        context: &'a C,
+        context: HandlerContext<'a, C>,
         caller: &Caller,
         name: &str,
         arguments: Arguments,
@@ -629,7 +636,10 @@ impl<C: 'static> Registry<C> {
                 Err(error) => return Dispatched::Done(Err(error)),
             }
         };
+        // The program's own call of a synchronous handler that asks nobody
+        // runs here and now; a served one goes to the blocking pool.
         if let Entry::Static(tool) = entry
+            && let HandlerContext::Lent(context) = context
             && let Some(run) = crate::call::execute::at_once(tool.info(), &tool.invoke())
         {
             return Dispatched::Done(crate::call::execute::execute_at_once(
@@ -652,7 +662,7 @@ impl<C: 'static> Registry<C> {
                         consent,
                         context,
                         arguments,
-                        &call,
+                        call,
                     )
                     .await
                 }
@@ -668,7 +678,7 @@ impl<C: 'static> Registry<C> {
                             consent,
                             context,
                             arguments,
-                            &call,
+                            call,
                         )
                         .await
                     })

@@ -251,15 +251,14 @@ impl<C: 'static> Table<C> {
             .get(name)
             .ok_or_else(|| CallError::unknown_tool(name))?;
         static BY_ARGUMENT: Consent = Consent::person_or_argument();
-        let call = Call::detached();
         crate::call::execute(
             tool.info(),
             tool.invoke(),
             tool.wraps_output(),
             &BY_ARGUMENT,
-            context,
+            crate::call::execute::HandlerContext::Lent(context),
             arguments,
-            &call,
+            Call::detached(),
         )
         .await
         .map(Reply::complete)

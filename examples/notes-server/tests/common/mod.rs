@@ -1,18 +1,14 @@
 //! What the example's integration tests share.
 
 use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
-/// Runs a future to completion on the test's thread. The example's handlers
-/// never wait on anything (SQLite is synchronous), so polling until ready
-/// suffices and the tests need no async runtime.
+/// Runs a future to completion on a runtime of the test's own: the
+/// example's async handlers hand their database work to tokio's blocking
+/// pool.
 pub fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
-            return value;
-        }
-    }
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime for the test")
+        .block_on(future)
 }
