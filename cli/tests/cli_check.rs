@@ -113,8 +113,8 @@ fn a_changed_tier_is_drift_naming_the_tool() {
         |d| {
             d.edit(
                 "src/notes.rs",
-                "#[tool(tier = read, toolset = \"notes\", world = closed)]\npub async fn notes_get",
-                "#[tool(tier = write, toolset = \"notes\", world = closed)]\npub async fn notes_get",
+                "#[tool(tier = read, toolset = \"notes\", world = closed)]\npub fn notes_get",
+                "#[tool(tier = write, toolset = \"notes\", world = closed)]\npub fn notes_get",
             )
         },
         &["notes_get"],

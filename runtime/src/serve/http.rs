@@ -500,6 +500,7 @@ async fn route<H: ServerHandler>(
         () = shared.stopped.cancelled() => return Ok(stopped(passed.id.as_ref(), unread)),
         response = shared.service.handle(request) => response,
     };
+    let response = as_json_rpc(response, passed.id.as_ref(), unread).await;
     Ok(answered(
         response,
         Answering {
@@ -512,6 +513,50 @@ async fn route<H: ServerHandler>(
             session_id,
         },
     ))
+}
+
+/// rmcp refuses some requests in plain text (a session it requires, a
+/// media type it does not accept); a JSON-RPC client is owed a JSON-RPC
+/// error, carrying the request's id, with the same status.
+async fn as_json_rpc(
+    response: Response<Body>,
+    id: Option<&RequestId>,
+    unread: Unread,
+) -> Response<Body> {
+    let status = response.status();
+    let typed = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/event-stream"));
+    if status.is_success() || typed {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = body
+        .collect()
+        .await
+        .map(|b| b.to_bytes())
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let code = if status.is_client_error() {
+        guard::INVALID_REQUEST
+    } else {
+        guard::INTERNAL_ERROR
+    };
+    let id = id.map(RequestId::to_json);
+    let body = guard::error_response(
+        id.as_deref(),
+        unread,
+        code,
+        &crate::rules::quote::text(text.trim()),
+    );
+    parts.headers.remove(http::header::CONTENT_LENGTH);
+    parts.headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Full::new(Bytes::from(body)).boxed())
 }
 
 /// The answer to a request cut off at the end of the grace period.

@@ -1,0 +1,833 @@
+//! notes-server, run as a process, against what a hostile client tried:
+//! each finding that once got through (an escaped `initialize` past the
+//! session limit, bodies sent a byte at a time, answers never read, a
+//! database locked by another process, shutdown in the middle of a call,
+//! megabytes echoed back, and the protocol's corners) on the transport where
+//! it was found.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A directory removed when the test ends.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let path =
+            std::env::temp_dir().join(format!("notes-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A notes-server process, killed when the test ends; its log in `log`.
+struct Server {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+    dir: TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// notes-server serving HTTP with `extra` arguments.
+    fn http(name: &str, extra: &[&str]) -> Server {
+        let dir = TempDir::new(name);
+        let port = free_port();
+        let log = dir.0.join("server.log");
+        let child = Command::new(SERVER)
+            .args([
+                "serve",
+                "--http",
+                &format!("127.0.0.1:{port}"),
+                "--allow-write",
+            ])
+            .arg("--db")
+            .arg(dir.0.join("notes.db"))
+            .args(extra)
+            .stdin(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let mut server = Server {
+            child,
+            port,
+            log,
+            dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "notes-server listens");
+            if let Ok(Some(status)) = server.child.try_wait() {
+                panic!("notes-server exited with {status}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    fn pid(&self) -> String {
+        self.child.id().to_string()
+    }
+
+    /// Sends SIGTERM.
+    fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.pid()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+fn rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib * 1024
+}
+
+/// An HTTP answer.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The last JSON object of the body, plain or streamed as `data:` lines.
+    fn json(&self) -> Value {
+        self.body
+            .lines()
+            .rev()
+            .map(|line| line.strip_prefix("data:").unwrap_or(line).trim())
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find(Value::is_object)
+            .unwrap_or_else(|| panic!("no JSON in {:?}", self.body))
+    }
+}
+
+/// Reads an HTTP/1.1 answer to its end (the request said `Connection: close`).
+fn read_answer(stream: &mut TcpStream) -> Answer {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.get(9..12))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {response:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+/// The request text of one POST to `path`, with `headers` added.
+fn request(port: u16, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+fn post(port: u16, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .write_all(&request(port, "/mcp", headers, body))
+        .unwrap();
+    read_answer(&mut stream)
+}
+
+/// The `_meta` a 2026-07-28 request carries.
+fn current_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "hostile", "version": "0"},
+    })
+}
+
+/// A stateless 2026-07-28 request as its body and headers.
+fn stateless(id: Value, method: &str, mut params: Value) -> (String, Vec<(String, String)>) {
+    params["_meta"] = current_meta();
+    let mut headers = vec![
+        ("MCP-Protocol-Version".to_owned(), "2026-07-28".to_owned()),
+        ("Mcp-Method".to_owned(), method.to_owned()),
+    ];
+    if let Some(name) = params["name"].as_str() {
+        headers.push(("Mcp-Name".to_owned(), name.to_owned()));
+    }
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    (body.to_string(), headers)
+}
+
+fn post_stateless(port: u16, id: Value, method: &str, params: Value) -> Answer {
+    let (body, headers) = stateless(id, method, params);
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    post(port, &headers, body.as_bytes())
+}
+
+fn initialize(id: u64, method: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"hostile","version":"0"}}}}}}"#
+    )
+}
+
+/// Opens an `initialize`-era session; its id.
+fn open_session(port: u16) -> String {
+    let opened = post(port, &[], initialize(1, "initialize").as_bytes());
+    let session = opened
+        .header("mcp-session-id")
+        .unwrap_or_else(|| panic!("a session: {}", opened.body))
+        .to_owned();
+    let initialized = post(
+        port,
+        &[
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(initialized.status, 202, "{}", initialized.body);
+    session
+}
+
+#[test]
+fn an_escaped_initialize_counts_against_the_session_limit() {
+    let server = Server::http("sessions", &["--max-sessions", "5"]);
+    let answers: Vec<Answer> = std::thread::scope(|scope| {
+        let posts: Vec<_> = (0..25u64)
+            .map(|i| {
+                // Twenty of them spell the method with an escape, which every
+                // JSON parser reads as `initialize`.
+                let method = if i % 5 == 0 {
+                    "initialize"
+                } else {
+                    r"initi\u0061lize"
+                };
+                let body = initialize(i, method);
+                let port = server.port;
+                scope.spawn(move || post(port, &[], body.as_bytes()))
+            })
+            .collect();
+        posts.into_iter().map(|p| p.join().unwrap()).collect()
+    });
+    let opened = answers
+        .iter()
+        .filter(|a| a.header("mcp-session-id").is_some())
+        .count();
+    assert_eq!(opened, 5, "five sessions, and no more");
+    for refused in answers
+        .iter()
+        .filter(|a| a.header("mcp-session-id").is_none())
+    {
+        assert_eq!(refused.status, 503, "{}", refused.body);
+        assert!(
+            refused.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("holds its limit of 5 sessions"),
+            "{}",
+            refused.body
+        );
+    }
+}
+
+#[test]
+fn slow_bodies_on_every_connection_do_not_keep_a_well_behaved_request_out() {
+    let server = Server::http(
+        "slow-bodies",
+        &["--max-connections", "8", "--body-read-timeout", "3"],
+    );
+    // Eight connections send their headers, promise a large body and send a
+    // byte of it now and then.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let slow: Vec<_> = (0..8)
+        .map(|_| {
+            let port = server.port;
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+                    return;
+                };
+                let head = format!(
+                    "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+                );
+                if stream.write_all(head.as_bytes()).is_err() {
+                    return;
+                }
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if stream.write_all(b" ").is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let answer = post_stateless(server.port, json!(1), "tools/list", json!({}));
+    let took = started.elapsed();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for thread in slow {
+        let _ = thread.join();
+    }
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(
+        answer.json()["result"]["tools"].is_array(),
+        "{}",
+        answer.body
+    );
+    assert!(
+        took < Duration::from_secs(3),
+        "answered within the body deadline, in {took:?}"
+    );
+}
+
+#[test]
+fn a_body_that_does_not_arrive_in_time_is_answered_408_and_closed() {
+    let server = Server::http("deadline", &["--body-read-timeout", "1"]);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{{",
+        server.port
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let answer = read_answer(&mut stream);
+    assert_eq!(answer.status, 408, "{}", answer.body);
+    assert_eq!(answer.header("connection"), Some("close"));
+    assert!(
+        answer.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not arrive within this server's limit of 1000 ms"),
+        "{}",
+        answer.body
+    );
+}
+
+/// notes-server on stdio, its answers read on a thread of the test's.
+struct StdioServer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    _dir: TempDir,
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl StdioServer {
+    fn start(name: &str, extra: &[&str], read: bool) -> StdioServer {
+        let dir = TempDir::new(name);
+        let mut child = Command::new(SERVER)
+            .arg("serve")
+            .arg("--db")
+            .arg(dir.0.join("notes.db"))
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(dir.0.join("server.log")).unwrap())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        if read {
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { return };
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            });
+        } else {
+            // Held, never read: the client that does not read its answers.
+            std::mem::forget(stdout);
+        }
+        let mut session = StdioServer {
+            child,
+            stdin,
+            lines,
+            _dir: dir,
+        };
+        session.send(&initialize(0, "initialize"));
+        if read {
+            session.answer(&json!(0));
+        }
+        session.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        session
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn call(&mut self, id: Value, tool: &str, arguments: Value) {
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        self.send(&line.to_string());
+    }
+
+    /// The next answer carrying `id`.
+    fn answer(&self, id: &Value) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("an answer to {id} within 20 s"));
+            let value: Value = serde_json::from_str(&line).unwrap();
+            if &value["id"] == id {
+                return value;
+            }
+        }
+    }
+
+    /// Every line still to come, until stdout closes.
+    fn rest(&self) -> Vec<Value> {
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(20)) {
+            rest.push(serde_json::from_str(&line).unwrap());
+        }
+        rest
+    }
+}
+
+#[test]
+fn a_client_that_does_not_read_its_answers_is_held_back_instead_of_growing_the_server() {
+    let mut server = StdioServer::start("unread", &[], false);
+    let pid = server.child.id();
+    let before = rss(pid);
+    let mut stdin = server.stdin.take().unwrap();
+    // The writes block once the server stops reading; the thread is left
+    // behind, blocked, when the test ends.
+    let writer = std::thread::spawn(move || {
+        for i in 0..60_000u64 {
+            let line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n");
+            if stdin.write_all(line.as_bytes()).is_err() {
+                return i;
+            }
+        }
+        60_000
+    });
+    let mut peak = 0;
+    for _ in 0..30 {
+        std::thread::sleep(Duration::from_millis(100));
+        peak = peak.max(rss(pid));
+    }
+    assert!(!writer.is_finished(), "the client's writes are held back");
+    assert!(
+        peak < 150 * 1024 * 1024,
+        "the server stayed under 150 MB: {} MB (from {} MB)",
+        peak >> 20,
+        before >> 20
+    );
+}
+
+/// A connection of the test's own holding SQLite's write lock on `db`.
+fn lock_database(db: &std::path::Path) -> rusqlite::Connection {
+    let connection = rusqlite::Connection::open(db).unwrap();
+    connection.execute_batch("BEGIN EXCLUSIVE;").unwrap();
+    connection
+}
+
+#[test]
+fn a_listing_is_answered_at_once_while_calls_wait_on_a_database_another_process_locked() {
+    let server = Server::http("locked", &[]);
+    // The tables exist once the server opened the database; then it is locked.
+    let lock = lock_database(&server.dir.0.join("notes.db"));
+    let port = server.port;
+    let writers: Vec<_> = (0..4)
+        .map(|i| {
+            std::thread::spawn(move || {
+                post_stateless(
+                    port,
+                    json!(i),
+                    "tools/call",
+                    json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}}),
+                )
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let listing = post_stateless(port, json!("list"), "tools/list", json!({}));
+    let took = started.elapsed();
+    assert_eq!(listing.status, 200, "{}", listing.body);
+    assert_eq!(
+        listing.json()["result"]["tools"].as_array().unwrap().len(),
+        7
+    );
+    assert!(took < Duration::from_secs(2), "listed in {took:?}");
+    drop(lock);
+    for writer in writers {
+        let answer = writer.join().unwrap();
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+}
+
+#[test]
+fn closing_stdin_during_a_call_still_delivers_its_answer() {
+    let mut server = StdioServer::start("stdin-closes", &[], true);
+    server.call(json!(7), "notes_watch", json!({"seconds": 3}));
+    std::thread::sleep(Duration::from_millis(300));
+    drop(server.stdin.take());
+    let answer = server.answer(&json!(7));
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    assert_eq!(answer["result"]["structuredContent"]["note"], Value::Null);
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn sigterm_on_stdio_during_a_call_still_delivers_its_answer_and_refuses_new_requests() {
+    let mut server = StdioServer::start("stdio-sigterm", &[], true);
+    server.call(json!(8), "notes_watch", json!({"seconds": 3}));
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    server.send(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#);
+    let refused = server.answer(&json!(9));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Server stopping"),
+        "{refused}"
+    );
+    let answer = server.answer(&json!(8));
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    assert!(server.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_call_still_running_when_the_grace_period_ends_is_answered_with_an_error() {
+    let mut server = StdioServer::start("grace", &["--shutdown-grace", "1"], true);
+    server.call(json!(10), "notes_watch", json!({"seconds": 30}));
+    std::thread::sleep(Duration::from_millis(300));
+    drop(server.stdin.take());
+    let started = Instant::now();
+    let answer = server.answer(&json!(10));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(answer["error"]["code"], json!(-32603), "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Server stopped"),
+        "{answer}"
+    );
+    let rest = server.rest();
+    assert!(
+        rest.iter().all(|line| line["id"] != json!(10)),
+        "answered once: {rest:?}"
+    );
+}
+
+#[test]
+fn sigterm_over_http_during_a_call_still_delivers_its_answer() {
+    let server = Server::http("http-sigterm", &[]);
+    let port = server.port;
+    let call = std::thread::spawn(move || {
+        post_stateless(
+            port,
+            json!(11),
+            "tools/call",
+            json!({"name": "notes_watch", "arguments": {"seconds": 3}}),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    server.terminate();
+    let answer = call.join().unwrap();
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = answer.json();
+    assert_eq!(answer["id"], json!(11));
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+}
+
+#[test]
+fn megabytes_of_input_are_never_echoed_into_replies_or_the_log() {
+    let server = Server::http("echo", &[]);
+    let huge = "x".repeat(2 << 20);
+    let wrong_type = post_stateless(
+        server.port,
+        json!(1),
+        "tools/call",
+        json!({"name": "notes_get", "arguments": {"id": huge}}),
+    );
+    assert!(
+        wrong_type.body.len() < 64 * 1024,
+        "{} bytes",
+        wrong_type.body.len()
+    );
+    let message = wrong_type.json()["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("expected i64"), "{message}");
+    // A name longer than any header the client could mirror it in: sent in
+    // an `initialize`-era session, which mirrors nothing.
+    let session = open_session(server.port);
+    let name = "n".repeat(3 << 20);
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": {}}});
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let unknown = post(server.port, &headers, body.to_string().as_bytes());
+    assert!(
+        unknown.body.len() < 64 * 1024,
+        "{} bytes",
+        unknown.body.len()
+    );
+    let error = unknown.json();
+    assert_eq!(error["error"]["code"], json!(-32602), "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unknown tool: nnn"),
+        "{error}"
+    );
+    let log = server.log();
+    let longest = log.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 64 * 1024, "a log line of {longest} bytes");
+}
+
+#[test]
+fn ids_of_every_json_rpc_form_are_answered_with_their_id() {
+    let server = Server::http("ids", &[]);
+    for id in ["9223372036854775808", "1.5", "-0.25e3"] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let answer = post(
+            server.port,
+            &[("MCP-Protocol-Version", "2026-07-28")],
+            body.as_bytes(),
+        );
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        assert!(
+            answer.body.contains(&format!(r#""id":{id}"#)),
+            "{}",
+            answer.body
+        );
+    }
+    let mut stdio = StdioServer::start("ids", &[], true);
+    stdio.send(r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}"#);
+    let answer = stdio.answer(&json!(9223372036854775808u64));
+    assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
+}
+
+#[test]
+fn an_unreadable_id_is_left_out_of_the_error_on_the_current_revision() {
+    let server = Server::http("unread-id", &[]);
+    let answer = post(
+        server.port,
+        &[("MCP-Protocol-Version", "2026-07-28")],
+        b"{not json",
+    );
+    assert_eq!(answer.status, 400);
+    let error = answer.json();
+    assert_eq!(error.get("id"), None, "{error}");
+    assert_eq!(error["error"]["code"], json!(-32700));
+    let legacy = post(
+        server.port,
+        &[("MCP-Protocol-Version", "2025-06-18")],
+        b"{not json",
+    );
+    assert_eq!(
+        legacy.json().get("id"),
+        Some(&Value::Null),
+        "{}",
+        legacy.body
+    );
+}
+
+#[test]
+fn a_member_written_twice_is_refused_with_the_requests_id() {
+    let server = Server::http("twice", &[]);
+    let body = br#"{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"notes_get","name":"notes_stats","arguments":{}}}"#;
+    let answer = post(server.port, &[("MCP-Protocol-Version", "2026-07-28")], body);
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let error = answer.json();
+    assert_eq!(
+        (&error["id"], &error["error"]["code"]),
+        (&json!("t"), &json!(-32600))
+    );
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the member `name` appears twice"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_second_request_under_an_id_in_flight_is_refused_and_the_first_still_answered() {
+    let mut server = StdioServer::start("same-id", &[], true);
+    server.call(json!(5), "notes_watch", json!({"seconds": 1}));
+    server.call(json!(5), "notes_stats", json!({}));
+    let refused = server.answer(&json!(5));
+    assert_eq!(refused["error"]["code"], json!(-32600), "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("still in progress"),
+        "{refused}"
+    );
+    let first = server.answer(&json!(5));
+    assert_eq!(first["result"]["isError"], json!(false), "{first}");
+}
+
+#[test]
+fn a_cursor_the_server_did_not_give_out_is_refused() {
+    let server = Server::http("cursors", &["--page-size", "2"]);
+    let first = post_stateless(server.port, json!(1), "tools/list", json!({}));
+    assert_eq!(first.json()["result"]["nextCursor"], json!("2"));
+    for cursor in ["0", "1", "3", "+2", "02"] {
+        let answer = post_stateless(
+            server.port,
+            json!(2),
+            "tools/list",
+            json!({"cursor": cursor}),
+        );
+        let error = &answer.json()["error"];
+        assert_eq!(error["code"], json!(-32602), "{cursor}: {}", answer.body);
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("is not one this server gave out"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn only_the_mcp_path_is_served_and_two_host_headers_are_refused() {
+    let server = Server::http("paths", &[]);
+    let (body, headers) = stateless(json!(1), "tools/list", json!({}));
+    let mut headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    for path in ["/", "/other", "/mcp/", "/mcpx"] {
+        let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        stream
+            .write_all(&request(server.port, path, &headers, body.as_bytes()))
+            .unwrap();
+        assert_eq!(read_answer(&mut stream).status, 404, "{path}");
+    }
+    let host = format!("127.0.0.1:{}", server.port);
+    headers.push(("Host", &host));
+    let twice = post(server.port, &headers, body.as_bytes());
+    assert_eq!(twice.status, 400, "{}", twice.body);
+    assert!(
+        twice.body.contains("more than one Host header"),
+        "{}",
+        twice.body
+    );
+}
+
+#[test]
+fn a_request_rmcp_would_refuse_in_plain_text_gets_a_json_rpc_error_with_its_id() {
+    let server = Server::http("plain-text", &[]);
+    let body = br#"{"jsonrpc":"2.0","id":"p","method":"tools/list"}"#;
+    let answer = post(server.port, &[("MCP-Protocol-Version", "2025-11-25")], body);
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(answer.header("content-type"), Some("application/json"));
+    let error = answer.json();
+    assert_eq!(
+        (&error["id"], &error["error"]["code"]),
+        (&json!("p"), &json!(-32600)),
+        "{error}"
+    );
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Session ID is required"),
+        "{error}"
+    );
+}
