@@ -340,3 +340,114 @@ async fn an_initialize_over_the_session_limit_is_503_with_a_json_rpc_error() {
         "{body}"
     );
 }
+
+/// Reads an HTTP answer until the connection closes; its status and body.
+async fn answer_of(stream: &mut tokio::net::TcpStream) -> (u16, String) {
+    let answer = read_until_closed(stream, Duration::from_secs(10))
+        .await
+        .expect("an answer, then the connection closed");
+    let status = answer[9..12].parse().unwrap();
+    let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
+    (status, body)
+}
+
+#[tokio::test]
+async fn over_http_a_call_still_running_when_the_grace_period_ends_is_answered_with_its_id() {
+    let (address, stop) = http(|s| s.shutdown_grace(Duration::from_millis(200))).await;
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream
+        .write_all(client::stateless_call_request(address, 41, "items_wait", json!({})).as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    stop.send(()).unwrap();
+    let (status, body) = answer_of(&mut stream).await;
+    assert_eq!(status, 503, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (&answer["id"], &answer["error"]["code"]),
+        (&json!(41), &json!(-32603)),
+        "{answer}"
+    );
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Server stopped"),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn over_http_a_stream_cut_off_by_the_end_of_the_grace_period_ends_with_the_error_it_is_owed()
+{
+    use tooltable_runtime::call::handle::Call;
+    use tooltable_runtime::call::handler::{Arguments, BoxFuture, Outcome, Output};
+    use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
+    struct Stall;
+    impl Provider<Shelf> for Stall {
+        fn name(&self) -> &str {
+            "stall"
+        }
+        fn tools(&self) -> Vec<ProvidedTool<Shelf>> {
+            let handler = tooltable_runtime::serve::registry::handler(
+                |_: &Shelf, _: Arguments, call: &Call| -> BoxFuture<'_, Outcome> {
+                    Box::pin(async move {
+                        call.progress(1.0, None, Some("started")).await;
+                        std::future::pending::<()>().await;
+                        Ok(Output::Text(String::new()))
+                    })
+                },
+            );
+            vec![ProvidedTool::new(
+                "items_stall",
+                Tier::Read,
+                "Report progress, then never finish.",
+                handler,
+            )]
+        }
+    }
+    let registry = Registry::new(&TOOLS);
+    registry.register(&Stall).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = Server::new(registry, Arc::new(Shelf::new()))
+        .handle_signals(false)
+        .shutdown_grace(Duration::from_millis(300))
+        .shutdown_on(async move {
+            let _ = stopped.await;
+        });
+    tokio::spawn(server.http_on(listener));
+    let body = json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {
+        "name": "items_stall", "arguments": {},
+        "_meta": {
+            "progressToken": "p",
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        },
+    }})
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: items_stall\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    stop.send(()).unwrap();
+    let (status, body) = answer_of(&mut stream).await;
+    assert_eq!(status, 200, "{body}");
+    let last = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<serde_json::Value>(data.trim()).ok())
+        .last()
+        .unwrap_or_else(|| panic!("events in {body:?}"));
+    assert_eq!(
+        (&last["id"], &last["error"]["code"]),
+        (&json!(42), &json!(-32603)),
+        "{body}"
+    );
+}
