@@ -443,7 +443,7 @@ async fn over_http_a_stream_cut_off_by_the_end_of_the_grace_period_ends_with_the
         .lines()
         .filter_map(|line| line.strip_prefix("data:"))
         .filter_map(|data| serde_json::from_str::<serde_json::Value>(data.trim()).ok())
-        .last()
+        .next_back()
         .unwrap_or_else(|| panic!("events in {body:?}"));
     assert_eq!(
         (&last["id"], &last["error"]["code"]),
