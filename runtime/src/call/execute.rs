@@ -9,12 +9,16 @@
 //! only to consult the server log.
 //!
 //! Where a synchronous handler runs depends on whose call it is
-//! ([`HandlerContext`]): a served call runs it on tokio's blocking pool,
+//! ([`HandlerContext`]): a served call runs it where blocking is allowed,
 //! since a synchronous function may block (on a lock, a file, a database)
-//! and would otherwise stall every other request the runtime serves; the
-//! program's own call runs it on the calling thread, as any function the
-//! program calls. An `async fn` handler runs on the runtime: blocking inside
-//! one is its author's to avoid.
+//! and would otherwise stall every other request the runtime serves. On a
+//! multi-thread runtime that is `block_in_place`: the worker hands its other
+//! tasks to another thread first, which costs nothing when it has none (a
+//! trip to the blocking pool costs a thread switch each way, tens of
+//! microseconds); on a current-thread runtime, where that is not allowed, it
+//! is the blocking pool. The program's own call runs it on the calling
+//! thread, as any function the program calls. An `async fn` handler runs on
+//! the runtime: blocking inside one is its author's to avoid.
 
 use crate::call::consent;
 use crate::call::handle::{Call, Era};
@@ -52,6 +56,8 @@ pub(crate) enum HandlerContext<'a, C: 'static> {
     /// handler runs on the calling thread.
     Lent(&'a C),
     /// A served call: a synchronous handler runs where blocking is allowed.
+    /// (Only the rmcp adapter serves calls.)
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     Served(&'a Arc<C>, Offload<C>),
 }
 
@@ -59,11 +65,12 @@ pub(crate) enum HandlerContext<'a, C: 'static> {
 type Offload<C> =
     fn(Arc<C>, SyncHandler<C>, Arguments, Call) -> BoxFuture<'static, std::thread::Result<Outcome>>;
 
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 impl<'a, C: Send + Sync + 'static> HandlerContext<'a, C> {
-    /// A served call's context: its synchronous handlers run on tokio's
-    /// blocking pool.
+    /// A served call's context: its synchronous handlers run where blocking
+    /// is allowed.
     pub(crate) fn served(context: &'a Arc<C>) -> HandlerContext<'a, C> {
-        HandlerContext::Served(context, on_blocking_pool::<C>)
+        HandlerContext::Served(context, where_blocking_is_allowed::<C>)
     }
 }
 
@@ -76,22 +83,34 @@ impl<'a, C> HandlerContext<'a, C> {
     }
 }
 
-/// Runs `handler` on tokio's blocking pool. If the pool no longer takes
-/// work (the runtime is shutting down), that is the call's failure.
-fn on_blocking_pool<C: Send + Sync + 'static>(
+/// Runs `handler` where blocking does not stall the runtime: in place on
+/// a multi-thread runtime's worker, once its other tasks were handed on;
+/// otherwise on tokio's blocking pool. If the pool no longer takes work
+/// (the runtime is shutting down), that is the call's failure.
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+fn where_blocking_is_allowed<C: Send + Sync + 'static>(
     context: Arc<C>,
     handler: SyncHandler<C>,
     arguments: Arguments,
     call: Call,
 ) -> BoxFuture<'static, std::thread::Result<Outcome>> {
+    use tokio::runtime::{Handle, RuntimeFlavor};
     Box::pin(async move {
-        tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
-            .await
-            .unwrap_or_else(|error| {
-                Err(Box::new(format!(
-                    "the blocking pool did not run it: {error}"
-                )))
-            })
+        match Handle::try_current().map(|runtime| runtime.runtime_flavor()) {
+            Ok(RuntimeFlavor::MultiThread) => {
+                tokio::task::block_in_place(|| run_sync(handler, &context, arguments, &call))
+            }
+            Ok(_) => {
+                tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
+                    .await
+                    .unwrap_or_else(|error| {
+                        Err(Box::new(format!(
+                            "the blocking pool did not run it: {error}"
+                        )))
+                    })
+            }
+            Err(_) => run_sync(handler, &context, arguments, &call),
+        }
     })
 }
 

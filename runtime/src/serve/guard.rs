@@ -100,7 +100,9 @@ pub(crate) struct Passed {
     pub method: Method,
     /// A request's id.
     pub id: Option<RequestId>,
-    /// The tool a `tools/call` names, when `name` is a string.
+    /// The tool a `tools/call` names, when `name` is a string (the HTTP
+    /// transport's `403` reads it when it checks tokens).
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
     pub tool: Option<Box<str>>,
     /// The request a `notifications/cancelled` cancels.
     pub cancels: Option<RequestId>,

@@ -153,6 +153,9 @@ struct Direct {
     inflight: Arc<InFlight>,
     /// Cleared when serving ends: a line read after that is not answered.
     serving: Arc<AtomicBool>,
+    /// Once the server is shutting down, listings too go to the guard,
+    /// which refuses them.
+    shutdown: CancellationToken,
 }
 
 /// What [`Direct::answer`] did with a line.
@@ -171,6 +174,7 @@ impl Direct {
         // Deciding on the bytes is only a shortcut: a listing written with
         // escapes is still one, answered on the guard's path.
         if !self.serving.load(Ordering::Acquire)
+            || self.shutdown.is_cancelled()
             || memchr::memmem::find(line, b"tools/list").is_none()
             || !guard::inspect(line, self.max_depth).is_ok_and(|passed| {
                 passed.lists_tools() && passed.id.is_some_and(|id| !self.inflight.contains(&id))
@@ -225,6 +229,7 @@ where
                 max_depth: limits.max_depth,
                 inflight: inflight.clone(),
                 serving: serving.clone(),
+                shutdown: shutdown.clone(),
             });
             std::thread::Builder::new()
                 .name("tooltable-stdin".into())
