@@ -510,16 +510,17 @@ fn a_listing_is_answered_at_once_while_calls_wait_on_a_database_another_process_
     // The tables exist once the server opened the database; then it is locked.
     let lock = lock_database(&server.dir.0.join("notes.db"));
     let port = server.port;
+    // Two writes through an async handler (which hands its database work
+    // to the blocking pool) and two through a synchronous one (which runs
+    // in place while a worker is spare, on the pool past that).
     let writers: Vec<_> = (0..4)
         .map(|i| {
-            std::thread::spawn(move || {
-                post_stateless(
-                    port,
-                    json!(i),
-                    "tools/call",
-                    json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}}),
-                )
-            })
+            let call = if i % 2 == 0 {
+                json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
+            } else {
+                json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
+            };
+            std::thread::spawn(move || post_stateless(port, json!(i), "tools/call", call))
         })
         .collect();
     std::thread::sleep(Duration::from_millis(300));

@@ -9,16 +9,17 @@
 //! only to consult the server log.
 //!
 //! Where a synchronous handler runs depends on whose call it is
-//! ([`HandlerContext`]): a served call runs it where blocking is allowed,
-//! since a synchronous function may block (on a lock, a file, a database)
-//! and would otherwise stall every other request the runtime serves. On a
-//! multi-thread runtime that is `block_in_place`: the worker hands its other
-//! tasks to another thread first, which costs nothing when it has none (a
-//! trip to the blocking pool costs a thread switch each way, tens of
-//! microseconds); on a current-thread runtime, where that is not allowed, it
-//! is the blocking pool. The program's own call runs it on the calling
-//! thread, as any function the program calls. An `async fn` handler runs on
-//! the runtime: blocking inside one is its author's to avoid.
+//! ([`HandlerContext`]): a served call runs it where it cannot stall the
+//! server, since a synchronous function may block (on a lock, a file, a
+//! database). That is in place, on the worker polling the call, as long as
+//! another worker stays free for everything else (on a runtime of N
+//! workers, N - 1 such handlers at once), and tokio's blocking pool past
+//! that, or on a current-thread runtime. A trip to the pool costs a thread
+//! wake-up each way (about 100 µs a call on the machine the benchmarks ran
+//! on), which a server with a worker to spare does not pay. The program's
+//! own call runs it on the calling thread, as any function the program
+//! calls. An `async fn` handler runs on the runtime: blocking inside one is
+//! its author's to avoid.
 
 use crate::call::consent;
 use crate::call::handle::{Call, Era};
@@ -32,6 +33,7 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 
 /// How a future polled until it finished or asked a question ended.
@@ -83,10 +85,15 @@ impl<'a, C> HandlerContext<'a, C> {
     }
 }
 
-/// Runs `handler` where blocking does not stall the runtime: in place on
-/// a multi-thread runtime's worker, once its other tasks were handed on;
-/// otherwise on tokio's blocking pool. If the pool no longer takes work
-/// (the runtime is shutting down), that is the call's failure.
+/// Synchronous handlers of served calls running in place, on a worker of
+/// the runtime, in this process.
+static IN_PLACE: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs `handler` where blocking does not stall the runtime: in place, on
+/// the worker that polls the call, while fewer handlers run so than the
+/// runtime has workers less one (the others go on serving everything
+/// else); otherwise on tokio's blocking pool. If the pool no longer takes
+/// work (the runtime is shutting down), that is the call's failure.
 #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 fn where_blocking_is_allowed<C: Send + Sync + 'static>(
     context: Arc<C>,
@@ -96,21 +103,25 @@ fn where_blocking_is_allowed<C: Send + Sync + 'static>(
 ) -> BoxFuture<'static, std::thread::Result<Outcome>> {
     use tokio::runtime::{Handle, RuntimeFlavor};
     Box::pin(async move {
-        match Handle::try_current().map(|runtime| runtime.runtime_flavor()) {
-            Ok(RuntimeFlavor::MultiThread) => {
-                tokio::task::block_in_place(|| run_sync(handler, &context, arguments, &call))
-            }
-            Ok(_) => {
-                tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
-                    .await
-                    .unwrap_or_else(|error| {
-                        Err(Box::new(format!(
-                            "the blocking pool did not run it: {error}"
-                        )))
-                    })
-            }
-            Err(_) => run_sync(handler, &context, arguments, &call),
+        let spare = Handle::try_current()
+            .ok()
+            .filter(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread)
+            .map_or(0, |runtime| {
+                runtime.metrics().num_workers().saturating_sub(1)
+            });
+        if IN_PLACE.fetch_add(1, Ordering::AcqRel) < spare {
+            let outcome = run_sync(handler, &context, arguments, &call);
+            IN_PLACE.fetch_sub(1, Ordering::AcqRel);
+            return outcome;
         }
+        IN_PLACE.fetch_sub(1, Ordering::AcqRel);
+        tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
+            .await
+            .unwrap_or_else(|error| {
+                Err(Box::new(format!(
+                    "the blocking pool did not run it: {error}"
+                )))
+            })
     })
 }
 

@@ -208,7 +208,9 @@ impl fmt::Debug for Call {
     }
 }
 
-/// What a served call is made of; the serving layer fills it in.
+/// What a served call is made of; the serving layer (the rmcp adapter)
+/// fills it in.
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 pub(crate) struct Parts {
     pub era: Era,
     pub identity: Arc<Identity>,
@@ -247,6 +249,7 @@ impl Call {
         }
     }
 
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn served(parts: Parts) -> Call {
         Call {
             identity: Some(parts.identity),

@@ -166,6 +166,7 @@ pub(crate) enum Reply {
     /// The handler asked the client something. Boxed: the state is twice
     /// the size of a result, and every reply is moved through several
     /// frames on its way out, so only the rare question should pay for it.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     InputRequired(Box<InputRequired>),
 }
 
@@ -182,6 +183,7 @@ impl Reply {
 
 /// The questions of a round and the state for the next one.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 pub(crate) struct InputRequired {
     /// Key, method and params of every question, in the order asked.
     pub requests: Vec<(String, &'static str, Value)>,

@@ -37,6 +37,7 @@ pub(crate) struct State {
 
 /// Why a retry's state or answers were refused: a protocol error (-32602).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 pub(crate) struct ResumeError(pub String);
 
 /// What a round starts from: the answers and steps of earlier rounds.
@@ -51,6 +52,7 @@ pub(crate) struct Rounds {
 /// the question it answers.
 pub(crate) const UNRECORDED: &str = "";
 
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 fn not_an_object(key: &str) -> ResumeError {
     ResumeError(format!(
         "inputResponses.{key} must be an object: the client's result for the request it answers"
@@ -68,6 +70,7 @@ pub(crate) fn question_digest(method: &str, params: &Value) -> String {
     digest(&serde_json::json!([method, params]))
 }
 
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 impl Rounds {
     /// The first round of a call with `arguments`.
     pub(crate) fn first(arguments: &Value) -> Rounds {

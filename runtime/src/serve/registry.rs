@@ -185,6 +185,7 @@ const CACHED_LISTS: usize = 64;
 pub(crate) enum ListText {
     Baked(&'static str),
     Shared(Arc<str>),
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     Owned(String),
 }
 
