@@ -10,6 +10,7 @@ use crate::{CheckFormat, Exit, Failure, Outcome};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
+use tooltable_codegen::committed::Requested;
 use tooltable_codegen::compat;
 use tooltable_runtime::wire::json_text::JsonWriter;
 use tooltable_runtime::wire::manifest::Manifest;
@@ -23,8 +24,14 @@ struct Drift {
 }
 
 /// Runs `check`.
-pub fn run(dir: &Path, format: CheckFormat, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    let analysis = analyze_crate(dir, err)?;
+pub fn run(
+    dir: &Path,
+    requested: Option<&Requested>,
+    format: CheckFormat,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Outcome {
+    let analysis = analyze_crate(dir, requested, err)?;
     let expected_manifest = analysis.manifest();
     let files = analysis
         .committed_files()

@@ -13,15 +13,15 @@
 mod check;
 mod diff;
 mod export;
-mod features;
 mod generate;
 mod list;
 mod source;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tooltable_codegen::committed::Requested;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,12 +66,16 @@ enum Command {
         /// The crate's directory (the one holding Cargo.toml).
         #[arg(default_value = ".")]
         crate_dir: PathBuf,
+        #[command(flatten)]
+        configuration: Configuration,
     },
     /// Compare the committed docs and manifest with the sources; exit 1 on drift.
     Check {
         /// The crate's directory (the one holding Cargo.toml).
         #[arg(default_value = ".")]
         crate_dir: PathBuf,
+        #[command(flatten)]
+        configuration: Configuration,
         /// How to report.
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
@@ -110,6 +114,41 @@ enum Command {
         #[arg(default_value = ".")]
         source: PathBuf,
     },
+}
+
+/// Which build configuration to read the crate in: by default the one its
+/// committed files describe (`[package.metadata.tooltable]` `features`,
+/// `default_features`, `profile`; otherwise default features, dev profile).
+#[derive(Args, Debug, Default)]
+struct Configuration {
+    /// Read the crate with these features (and the defaults), as `cargo build --features`.
+    #[arg(long, value_delimiter = ',', value_name = "FEATURES")]
+    features: Vec<String>,
+    /// Read the crate with every feature it declares.
+    #[arg(long)]
+    all_features: bool,
+    /// Read the crate without its default features.
+    #[arg(long)]
+    no_default_features: bool,
+    /// Read the crate as the release profile builds it (`debug_assertions` off).
+    #[arg(long)]
+    release: bool,
+}
+
+impl Configuration {
+    /// The configuration asked for, `None` for the declared one.
+    fn requested(&self) -> Option<Requested> {
+        let asked = !self.features.is_empty()
+            || self.all_features
+            || self.no_default_features
+            || self.release;
+        asked.then(|| Requested {
+            features: self.features.clone(),
+            no_default_features: self.no_default_features,
+            all_features: self.all_features,
+            release: self.release,
+        })
+    }
 }
 
 /// `check --format`.
@@ -198,8 +237,21 @@ where
         }
     };
     let outcome = match cli.command {
-        Command::Generate { crate_dir } => generate::run(&crate_dir, out, err),
-        Command::Check { crate_dir, format } => check::run(&crate_dir, format, out, err),
+        Command::Generate {
+            crate_dir,
+            configuration,
+        } => generate::run(&crate_dir, configuration.requested().as_ref(), out, err),
+        Command::Check {
+            crate_dir,
+            configuration,
+            format,
+        } => check::run(
+            &crate_dir,
+            configuration.requested().as_ref(),
+            format,
+            out,
+            err,
+        ),
         Command::Diff {
             old,
             new,

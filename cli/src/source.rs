@@ -7,10 +7,10 @@
 //! path and the problem, never a panic.
 
 use crate::Failure;
-use crate::features::default_features;
 use std::io::Write;
 use std::path::Path;
-use tooltable_codegen::analysis::{Analysis, CfgEnv, Diagnostic, analyze};
+use tooltable_codegen::analysis::{Analysis, Diagnostic, analyze, host_cfg};
+use tooltable_codegen::committed::Requested;
 use tooltable_runtime::wire::manifest::Manifest;
 
 fn located(dir: &Path, diagnostic: &Diagnostic) -> String {
@@ -30,10 +30,15 @@ fn located(dir: &Path, diagnostic: &Diagnostic) -> String {
     }
 }
 
-/// Reads the crate in `dir` as its build script would under a plain
-/// `cargo build` on this machine (host cfgs, default features). Warnings go
-/// to `err`; errors fail the run.
-pub fn analyze_crate(dir: &Path, err: &mut dyn Write) -> Result<Analysis, Failure> {
+/// Reads the crate in `dir` as its build script reads it for the committed
+/// files (host cfgs; the features and profile the crate declares for them),
+/// or in the configuration `requested`. Warnings go to `err`; errors fail
+/// the run.
+pub fn analyze_crate(
+    dir: &Path,
+    requested: Option<&Requested>,
+    err: &mut dyn Write,
+) -> Result<Analysis, Failure> {
     let cargo_toml = dir.join("Cargo.toml");
     if !dir.is_dir() {
         return Err(Failure(format!(
@@ -65,7 +70,15 @@ pub fn analyze_crate(dir: &Path, err: &mut dyn Write) -> Result<Analysis, Failur
             cargo_toml.display()
         )));
     }
-    let cfg = CfgEnv::host(default_features(&manifest));
+    let cfg = host_cfg(dir, requested).map_err(|diagnostics| {
+        Failure(
+            diagnostics
+                .iter()
+                .map(|d| located(dir, d))
+                .collect::<Vec<_>>()
+                .join("\nerror: "),
+        )
+    })?;
     let analysis = analyze(dir, &cfg).map_err(|diagnostics| {
         Failure(
             diagnostics
@@ -148,7 +161,7 @@ pub fn load_tools(source: &Path, err: &mut dyn Write) -> Result<Manifest, Failur
         return Manifest::parse(&text).map_err(|e| Failure(format!("{}: {e}", source.display())));
     }
     if source.is_dir() {
-        return Ok(analyze_crate(source, err)?.manifest());
+        return Ok(analyze_crate(source, None, err)?.manifest());
     }
     Err(Failure(format!(
         "{} does not exist; give a crate's directory or a manifest file",

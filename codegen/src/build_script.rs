@@ -1,17 +1,20 @@
 //! The build script entry: `tooltable_codegen::build()`.
 //!
-//! It reads the crate, prints `cargo::rerun-if-changed` for every file it
-//! read, reports every problem through `cargo::error=`/`cargo::warning=`
-//! with a file, line and column, writes `$OUT_DIR/tooltable.rs` and declares
-//! its contract version as `cfg(tooltable_contract = "N")`, and keeps
-//! the committed manifest and docs in step under the write policy. It never panics on
-//! any input.
+//! It reads the crate (once for each value of the cfgs a build script
+//! cannot know that its sources look at, see `crate::variants`), prints
+//! `cargo::rerun-if-changed` for every file it read, reports every problem
+//! through `cargo::error=`/`cargo::warning=` with a file, line and column,
+//! writes `$OUT_DIR/tooltable.rs` and declares its contract version as
+//! `cfg(tooltable_contract = "N")`, and keeps the committed manifest and
+//! docs in step with the declared configuration (`crate::committed`) under
+//! the write policy. It never panics on any input.
 
 use crate::analysis::{Analysis, analyze};
 use crate::diagnostic::Diagnostic;
-use crate::emit::write::{self, Outcome, WRITE_VAR, WritePolicy};
+use crate::emit::write::{self, Outcome, Source, WRITE_VAR, WritePolicy};
 use crate::scan::cfg::CfgEnv;
 use crate::syntax::link;
+use crate::variants;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -52,22 +55,24 @@ fn run(started: Instant) -> Vec<String> {
         return out;
     };
     let crate_dir = PathBuf::from(crate_dir);
-    let analysis = match analyze(&crate_dir, &CfgEnv::from_cargo_env()) {
-        Ok(analysis) => analysis,
+    let cfg = CfgEnv::from_cargo_env();
+    let build = match variants::read(&crate_dir, &cfg) {
+        Ok(build) => build,
         Err(diagnostics) => {
             out.extend(diagnostics.iter().map(directive));
             return out;
         }
     };
-    for file in analysis.files_read() {
+    for file in build.files_read() {
         out.push(format!("cargo::rerun-if-changed={}", file.display()));
     }
-    out.extend(analysis.diagnostics().iter().map(directive));
-    if analysis.has_errors() {
+    let diagnostics = build.diagnostics();
+    out.extend(diagnostics.iter().map(directive));
+    if diagnostics.iter().any(Diagnostic::is_error) {
         return out;
     }
     let generated = Path::new(&out_dir).join("tooltable.rs");
-    if let Err(e) = write::sync(&generated, &analysis.table_source(), WritePolicy::Write) {
+    if let Err(e) = write::sync(&generated, &build.table_source(), WritePolicy::Write, None) {
         out.push(format!(
             "cargo::error=cannot write {}: {e}",
             generated.display()
@@ -81,13 +86,45 @@ fn run(started: Instant) -> Vec<String> {
         link::CONTRACT_CFG,
         link::contract_cfg_value()
     ));
-    out.extend(sync_committed(&analysis, &crate_dir));
+    let primary = build.primary(&cfg);
+    // The committed files describe the declared configuration, whatever
+    // this build's features and profile: read the crate under it unless
+    // one of this build's readings already was.
+    let declared = primary.committed_cfg(&cfg);
+    let own;
+    let committed = match build.under(&cfg, &declared) {
+        Some(analysis) => analysis,
+        None => match analyze(&crate_dir, &declared) {
+            Ok(analysis) if !analysis.has_errors() => {
+                own = analysis;
+                &own
+            }
+            Ok(analysis) => {
+                let first = analysis
+                    .diagnostics()
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                out.push(format!(
+                    "cargo::warning=the committed manifest and docs describe the crate with its declared features and profile, which does not build: {}; they were left as they are",
+                    first.replace('\n', " ")
+                ));
+                return out;
+            }
+            Err(diagnostics) => {
+                out.extend(diagnostics.iter().map(directive));
+                return out;
+            }
+        },
+    };
+    out.extend(sync_committed(committed, &crate_dir));
     if std::env::var_os(TIMING_VAR).is_some() {
         out.push(format!(
             "cargo::warning=tooltable build script: {:.1} ms for {} tools in {} files",
             started.elapsed().as_secs_f64() * 1000.0,
-            analysis.tool_count(),
-            analysis.files_read().count()
+            primary.tool_count(),
+            build.files_read().len()
         ));
     }
     out
@@ -109,7 +146,7 @@ fn sync_committed(analysis: &Analysis, crate_dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let var = std::env::var(WRITE_VAR).ok();
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
-    let decision = match write::decide(var.as_deref(), ci, crate_dir) {
+    let decision = match write::decide(var.as_deref(), ci, Source::of(crate_dir)) {
         Ok(decision) => decision,
         Err(message) => {
             out.push(format!("cargo::error={message}"));
@@ -132,7 +169,8 @@ fn sync_committed(analysis: &Analysis, crate_dir: &Path) -> Vec<String> {
     for file in files {
         let relative = &file.relative;
         let path = crate_dir.join(relative);
-        match write::sync(&path, &file.content, decision.policy) {
+        match write::sync(&path, &file.content, decision.policy, Some(file.kind)) {
+            Ok(Outcome::NotOurs) => out.push(format!("cargo::error={}", file.not_ours())),
             Ok(Outcome::Stale) => out.push(format!(
                 "cargo::warning={} is out of date with the #[tool] handlers (not rewritten: {}); run `tooltable generate` in the crate's directory (or `cargo build` locally with {WRITE_VAR}=always), and commit it",
                 relative.display(),

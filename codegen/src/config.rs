@@ -5,6 +5,7 @@
 //! does, without compiling anything. Unknown keys are errors: a misspelt
 //! setting that silently does nothing is worse than a failed build.
 
+use crate::committed::{Declared, Requested};
 use crate::diagnostic::Diagnostic;
 use std::path::{Path, PathBuf};
 use tooltable_runtime::rules::meta_keys;
@@ -14,7 +15,7 @@ use tooltable_runtime::rules::names::NameProfile;
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 12] = [
     "manifest",
     "docs",
     "docs_template",
@@ -24,6 +25,9 @@ pub const KEYS: [&str; 9] = [
     "inline_subschemas",
     "root",
     "allow_unconfirmed_destructive",
+    "features",
+    "default_features",
+    "profile",
 ];
 
 /// A crate's settings, with defaults filled in.
@@ -54,6 +58,8 @@ pub struct Config {
     pub inline_subschemas: bool,
     /// Accept destructive tools without `confirm` without a warning.
     pub allow_unconfirmed_destructive: bool,
+    /// The build configuration the committed manifest and docs describe.
+    pub committed: Declared,
 }
 
 impl Config {
@@ -170,6 +176,59 @@ impl Config {
         };
         let inline_subschemas = boolean("inline_subschemas");
         let allow_unconfirmed_destructive = boolean("allow_unconfirmed_destructive");
+        let no_default_features = match settings.get("default_features") {
+            None => false,
+            Some(toml::Value::Boolean(b)) => !*b,
+            Some(_) => {
+                errors.push(at(
+                    "[package.metadata.tooltable] `default_features` must be true or false".into(),
+                ));
+                false
+            }
+        };
+        let features: Vec<String> = match settings.get("features") {
+            None => Vec::new(),
+            Some(toml::Value::Array(items)) if items.iter().all(toml::Value::is_str) => items
+                .iter()
+                .filter_map(toml::Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            Some(_) => {
+                errors.push(at(
+                    "[package.metadata.tooltable] `features` must be a list of the crate's feature names, such as [\"extra\"]".into(),
+                ));
+                Vec::new()
+            }
+        };
+        let declared_features: Vec<&String> = doc
+            .get("features")
+            .and_then(toml::Value::as_table)
+            .map(|t| t.keys().collect())
+            .unwrap_or_default();
+        for feature in &features {
+            if !declared_features.contains(&feature) {
+                errors.push(at(format!(
+                    "[package.metadata.tooltable] `features` names `{feature}`, which [features] does not declare"
+                )));
+            }
+        }
+        let release = match settings.get("profile").map(toml::Value::as_str) {
+            None | Some(Some("dev")) => false,
+            Some(Some("release")) => true,
+            Some(_) => {
+                errors.push(at(
+                    "[package.metadata.tooltable] `profile` must be \"dev\" (debug_assertions on, the default) or \"release\"".into(),
+                ));
+                false
+            }
+        };
+        let committed = Requested {
+            features,
+            no_default_features,
+            all_features: false,
+            release,
+        }
+        .resolve(&doc);
         let prefixes = match settings.get("prefixes") {
             None => Vec::new(),
             Some(toml::Value::Array(items)) => items
@@ -228,6 +287,7 @@ impl Config {
             namespace,
             inline_subschemas,
             allow_unconfirmed_destructive,
+            committed,
         })
     }
 

@@ -35,6 +35,8 @@ pub mod analysis;
 #[cfg(feature = "build")]
 mod build_script;
 #[cfg(feature = "build")]
+pub mod committed;
+#[cfg(feature = "build")]
 pub mod compat;
 #[cfg(feature = "build")]
 mod config;
@@ -54,6 +56,8 @@ mod model;
 mod resolve;
 #[cfg(feature = "build")]
 mod scan;
+#[cfg(feature = "build")]
+mod variants;
 
 #[cfg(feature = "build")]
 pub use build_script::{TIMING_VAR, build};

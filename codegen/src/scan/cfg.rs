@@ -6,21 +6,43 @@
 //! the one that is built. The set of active cfgs comes from cargo's
 //! environment (`CARGO_FEATURE_*`, `CARGO_CFG_*`) in a build script, and from
 //! the host and the crate's default features in the `tooltable` command. A
-//! cfg that is not set is false, as for the compiler (so `cfg(test)` is
-//! false: a build script runs once for every profile).
+//! cfg that is not set is false, as for the compiler.
+//!
+//! A few cfgs cannot be known from a build script ([`UNCERTAIN`]): one run
+//! of it serves `cargo build`, `cargo test` (where only the test target has
+//! `cfg(test)`) and `cargo doc` (where rustdoc sets `cfg(doc)`, and decides
+//! `debug_assertions` its own way). The environment records which of them
+//! a reading of the crate looked at, so the build can read it once more for
+//! each of their values it depends on.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta, Token};
 
+/// The cfg names a build script cannot know for every compilation its run
+/// serves.
+pub const UNCERTAIN: [&str; 3] = ["debug_assertions", "test", "doc"];
+
 /// The cfgs that are set for one build.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct CfgEnv {
     features: BTreeSet<String>,
     names: BTreeSet<String>,
     values: BTreeMap<String, BTreeSet<String>>,
+    /// The [`UNCERTAIN`] names a predicate looked at.
+    asked: RefCell<BTreeSet<&'static str>>,
 }
+
+impl PartialEq for CfgEnv {
+    fn eq(&self, other: &CfgEnv) -> bool {
+        (&self.features, &self.names, &self.values)
+            == (&other.features, &other.names, &other.values)
+    }
+}
+
+impl Eq for CfgEnv {}
 
 fn normalize_feature(name: &str) -> String {
     name.to_ascii_lowercase().replace('-', "_")
@@ -91,6 +113,50 @@ impl CfgEnv {
         env
     }
 
+    /// The [`UNCERTAIN`] names the predicates evaluated so far looked at, in
+    /// the order of [`UNCERTAIN`].
+    pub fn asked_uncertain(&self) -> Vec<&'static str> {
+        let asked = self.asked.borrow();
+        UNCERTAIN
+            .into_iter()
+            .filter(|name| asked.contains(name))
+            .collect()
+    }
+
+    /// These cfgs with each of `names` set or not, as given.
+    pub fn with_names(&self, names: &[(&str, bool)]) -> CfgEnv {
+        let mut env = CfgEnv {
+            features: self.features.clone(),
+            names: self.names.clone(),
+            values: self.values.clone(),
+            asked: RefCell::default(),
+        };
+        for (name, set) in names {
+            if *set {
+                env.names.insert((*name).to_owned());
+            } else {
+                env.names.remove(*name);
+            }
+        }
+        env
+    }
+
+    /// These target cfgs with exactly `features` enabled: the cfgs of the
+    /// same target in another build configuration.
+    pub fn with_features(&self, features: impl IntoIterator<Item = String>) -> CfgEnv {
+        let mut env = self.with_names(&[]);
+        env.features = features
+            .into_iter()
+            .map(|f| normalize_feature(&f))
+            .collect();
+        env
+    }
+
+    /// Whether `name` is set.
+    pub fn has_name(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
     /// The target's pointer width in bits, when the cfgs say.
     pub fn pointer_width(&self) -> Option<u32> {
         let mut widths = self.values.get("target_pointer_width")?.iter();
@@ -110,6 +176,9 @@ impl CfgEnv {
         match meta {
             Meta::Path(path) => {
                 let name = path_name(path)?;
+                if let Some(uncertain) = UNCERTAIN.into_iter().find(|u| *u == name) {
+                    self.asked.borrow_mut().insert(uncertain);
+                }
                 Ok(match name.as_str() {
                     "true" => true,
                     "false" => false,
@@ -282,6 +351,21 @@ mod tests {
             .map(|a| a.path().get_ident().unwrap().to_string())
             .collect();
         assert_eq!(names, ["path", "doc", "serde"]);
+    }
+
+    #[test]
+    fn the_names_a_build_script_cannot_know_are_recorded_when_looked_at() {
+        let env = env();
+        assert!(!eval(parse_quote!(all(unix, test))));
+        env.eval(&parse_quote!(any(windows, target_os = "linux")))
+            .unwrap();
+        assert!(env.asked_uncertain().is_empty());
+        env.eval(&parse_quote!(all(unix, not(test), debug_assertions)))
+            .unwrap();
+        assert_eq!(env.asked_uncertain(), ["debug_assertions", "test"]);
+        let testing = env.with_names(&[("test", true)]);
+        assert!(testing.has_name("test") && testing.asked_uncertain().is_empty());
+        assert_eq!(testing.with_names(&[("test", false)]), env);
     }
 
     #[test]
