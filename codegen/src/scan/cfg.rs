@@ -31,7 +31,7 @@ pub struct CfgEnv {
     features: BTreeSet<String>,
     names: BTreeSet<String>,
     values: BTreeMap<String, BTreeSet<String>>,
-    /// The [`UNCERTAIN`] names a predicate looked at.
+    /// The uncertain names a predicate looked at.
     asked: RefCell<BTreeSet<&'static str>>,
 }
 
@@ -113,8 +113,9 @@ impl CfgEnv {
         env
     }
 
-    /// The [`UNCERTAIN`] names the predicates evaluated so far looked at, in
-    /// the order of [`UNCERTAIN`].
+    /// The cfg names a build script cannot know (`debug_assertions`,
+    /// `test`, `doc`) that the predicates evaluated so far looked at, in
+    /// that order.
     pub fn asked_uncertain(&self) -> Vec<&'static str> {
         let asked = self.asked.borrow();
         UNCERTAIN
