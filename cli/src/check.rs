@@ -63,10 +63,11 @@ pub fn run(
             path: shown,
         });
     }
-    let fix = format!(
-        "tooltable generate {}",
-        shell_word(&dir.display().to_string())
-    );
+    // The fix names the configuration that was checked.
+    let mut fix = vec!["tooltable".to_owned(), "generate".to_owned()];
+    fix.extend(requested.map(Requested::flags).unwrap_or_default());
+    fix.push(shell_word(&dir.display().to_string()));
+    let fix = fix.join(" ");
     let _ = match format {
         CheckFormat::Text => text(&drifts, &checked, &fix, out),
         CheckFormat::Json => json(analysis.package_name(), &drifts, &checked, &fix, out),

@@ -70,7 +70,7 @@ pub fn analyze_crate(
             cargo_toml.display()
         )));
     }
-    let cfg = host_cfg(dir, requested).map_err(|diagnostics| {
+    let unreadable = |diagnostics: Vec<Diagnostic>| {
         Failure(
             diagnostics
                 .iter()
@@ -78,16 +78,9 @@ pub fn analyze_crate(
                 .collect::<Vec<_>>()
                 .join("\nerror: "),
         )
-    })?;
-    let analysis = analyze(dir, &cfg).map_err(|diagnostics| {
-        Failure(
-            diagnostics
-                .iter()
-                .map(|d| located(dir, d))
-                .collect::<Vec<_>>()
-                .join("\nerror: "),
-        )
-    })?;
+    };
+    let cfg = host_cfg(dir, requested).map_err(unreadable)?;
+    let analysis = analyze(dir, &cfg).map_err(unreadable)?;
     for warning in analysis.diagnostics().iter().filter(|d| !d.is_error()) {
         let _ = writeln!(err, "warning: {}", located(dir, warning));
     }

@@ -217,3 +217,32 @@ fn check_reports_drift_as_json_and_as_github_annotations() {
     );
     assert!(github.stdout.contains("::stop-commands::tooltable-diff"));
 }
+
+#[test]
+fn another_configuration_is_checked_when_named_and_its_fix_names_it_too() {
+    let dir = common::TempDir::new("configuration");
+    dir.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n\n[features]\nextra = []\n\n[package.metadata.tooltable]\n",
+    );
+    dir.write(
+        "src/lib.rs",
+        "/// Ping.\n#[tool(tier = read)]\npub fn ping() -> String { String::new() }\n\n/// Only with `extra`.\n#[cfg(feature = \"extra\")]\n#[tool(tier = read)]\npub fn extra() -> String { String::new() }\n",
+    );
+    let path = dir.path().to_str().unwrap();
+    assert_eq!(tooltable(&["generate", path]).code, 0);
+    assert_eq!(
+        check(dir.path()).code,
+        0,
+        "the declared configuration is in step"
+    );
+    let run = tooltable(&["check", "--features", "extra", path]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("tool extra"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains(&format!("run `tooltable generate --features=extra {path}`")),
+        "{}",
+        run.stdout
+    );
+}

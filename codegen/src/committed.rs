@@ -39,6 +39,25 @@ pub struct Requested {
 }
 
 impl Requested {
+    /// The same configuration as cargo's command-line flags (none for the
+    /// default features in the dev profile).
+    pub fn flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        if !self.features.is_empty() {
+            flags.push(format!("--features={}", self.features.join(",")));
+        }
+        for (on, flag) in [
+            (self.all_features, "--all-features"),
+            (self.no_default_features, "--no-default-features"),
+            (self.release, "--release"),
+        ] {
+            if on {
+                flags.push(flag.to_owned());
+            }
+        }
+        flags
+    }
+
     /// The configuration this asks for of the crate whose Cargo.toml is
     /// `manifest`.
     pub fn resolve(&self, manifest: &toml::Table) -> Declared {
@@ -57,7 +76,7 @@ impl Requested {
 }
 
 /// The names of the features `[features]` declares.
-fn declared_features(manifest: &toml::Table) -> Vec<String> {
+pub(crate) fn declared_features(manifest: &toml::Table) -> Vec<String> {
     manifest
         .get("features")
         .and_then(toml::Value::as_table)
@@ -69,7 +88,7 @@ fn declared_features(manifest: &toml::Table) -> Vec<String> {
 /// `x/feature` entries concern dependencies, not the crate's own cfgs,
 /// except that `x/feature` on an optional dependency `x` also turns on its
 /// implicit feature `x` (`x?/feature` does not).
-pub fn enabled_features(manifest: &toml::Table, roots: Vec<String>) -> BTreeSet<String> {
+fn enabled_features(manifest: &toml::Table, roots: Vec<String>) -> BTreeSet<String> {
     let empty = toml::Table::new();
     let features = manifest
         .get("features")
@@ -160,6 +179,17 @@ mod tests {
         .resolve(&manifest);
         let features: Vec<&str> = all.features.iter().map(String::as_str).collect();
         assert_eq!(features, ["a", "b", "c", "extra"]);
+    }
+
+    #[test]
+    fn a_configuration_is_written_back_as_cargos_flags() {
+        let requested = Requested {
+            features: vec!["a".into(), "c".into()],
+            release: true,
+            ..Requested::default()
+        };
+        assert_eq!(requested.flags(), ["--features=a,c", "--release"]);
+        assert!(Requested::default().flags().is_empty());
     }
 
     #[test]

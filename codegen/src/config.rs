@@ -200,13 +200,9 @@ impl Config {
                 Vec::new()
             }
         };
-        let declared_features: Vec<&String> = doc
-            .get("features")
-            .and_then(toml::Value::as_table)
-            .map(|t| t.keys().collect())
-            .unwrap_or_default();
+        let declared_features = crate::committed::declared_features(&doc);
         for feature in &features {
-            if !declared_features.contains(&feature) {
+            if !declared_features.contains(feature) {
                 errors.push(at(format!(
                     "[package.metadata.tooltable] `features` names `{feature}`, which [features] does not declare"
                 )));

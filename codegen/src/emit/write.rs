@@ -277,6 +277,12 @@ mod tests {
     }
 
     #[test]
+    fn the_marker_line_the_docs_carry_is_the_one_the_build_recognises() {
+        assert!(crate::emit::docs::MARKER.starts_with(DOCS_MARKER));
+        assert!(FileKind::Docs.is_generated(crate::emit::docs::MARKER.as_bytes()));
+    }
+
+    #[test]
     fn a_file_tooltable_did_not_write_is_never_replaced() {
         let dir = std::env::temp_dir().join(format!("tooltable-ours-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -13,34 +13,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{TempDir, free_port};
+
 const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A directory removed when the test ends.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path =
-            std::env::temp_dir().join(format!("notes-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A notes-server process, killed when the test ends; its log in `log`.
 struct Server {
@@ -60,7 +37,7 @@ impl Drop for Server {
 impl Server {
     /// notes-server serving HTTP with `extra` arguments.
     fn http(name: &str, extra: &[&str]) -> Server {
-        let dir = TempDir::new(name);
+        let dir = TempDir::new("hostile", name);
         let port = free_port();
         let log = dir.0.join("server.log");
         let child = Command::new(SERVER)
@@ -387,7 +364,7 @@ impl Drop for StdioServer {
 
 impl StdioServer {
     fn start(name: &str, extra: &[&str], read: bool) -> StdioServer {
-        let dir = TempDir::new(name);
+        let dir = TempDir::new("hostile", name);
         let mut child = Command::new(SERVER)
             .arg("serve")
             .arg("--db")

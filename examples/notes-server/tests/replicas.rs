@@ -12,15 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
+mod common;
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use common::{TempDir, free_port};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
 
 fn wait_for_port(port: u16, child: &mut Child, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -81,24 +77,6 @@ impl Redis {
 
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/0", self.port)
-    }
-}
-
-/// A directory removed when the test ends.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path =
-            std::env::temp_dir().join(format!("notes-replicas-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -282,7 +260,7 @@ fn legacy_session_hears(port: u16, needle: &'static str) -> std::sync::mpsc::Rec
 
 #[test]
 fn a_flag_changed_by_admin_reaches_both_replicas_and_a_legacy_session_is_told() {
-    let dir = TempDir::new("flags");
+    let dir = TempDir::new("replicas", "flags");
     let redis = Redis::start();
     let key = shared_key(&dir.0);
     let a = Replica::start(&dir.0, "a", &redis.url(), &key);
@@ -327,7 +305,7 @@ fn a_flag_changed_by_admin_reaches_both_replicas_and_a_legacy_session_is_told() 
 
 #[test]
 fn with_redis_gone_replicas_keep_the_last_flags_and_changes_flow_again_when_it_returns() {
-    let dir = TempDir::new("outage");
+    let dir = TempDir::new("replicas", "outage");
     let mut redis = Redis::start();
     let key = shared_key(&dir.0);
     let a = Replica::start(&dir.0, "a", &redis.url(), &key);
@@ -379,7 +357,7 @@ fn with_redis_gone_replicas_keep_the_last_flags_and_changes_flow_again_when_it_r
 
 #[test]
 fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_without_it() {
-    let dir = TempDir::new("hop");
+    let dir = TempDir::new("replicas", "hop");
     let redis = Redis::start();
     let key = shared_key(&dir.0);
     let a = Replica::start(&dir.0, "a", &redis.url(), &key);
@@ -421,7 +399,7 @@ fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_wit
 
 #[test]
 fn a_malformed_or_unreachable_state_url_stops_the_server_at_start_saying_so() {
-    let dir = TempDir::new("bad");
+    let dir = TempDir::new("replicas", "bad");
     for (url, expected) in [
         ("http://not-redis", "is not a Redis URL"),
         (
