@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{TempDir, free_port};
+use common::{TempDir, listening_port};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
 
@@ -38,15 +38,9 @@ impl Server {
     /// notes-server serving HTTP with `extra` arguments.
     fn http(name: &str, extra: &[&str]) -> Server {
         let dir = TempDir::new("hostile", name);
-        let port = free_port();
         let log = dir.0.join("server.log");
         let child = Command::new(SERVER)
-            .args([
-                "serve",
-                "--http",
-                &format!("127.0.0.1:{port}"),
-                "--allow-write",
-            ])
+            .args(["serve", "--http", "127.0.0.1:0", "--allow-write"])
             .arg("--db")
             .arg(dir.0.join("notes.db"))
             .args(extra)
@@ -54,21 +48,14 @@ impl Server {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        let mut server = Server {
+        let mut child = child;
+        let port = listening_port(&log, &mut child);
+        Server {
             child,
             port,
             log,
             dir,
-        };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "notes-server listens");
-            if let Ok(Some(status)) = server.child.try_wait() {
-                panic!("notes-server exited with {status}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
         }
-        server
     }
 
     fn pid(&self) -> String {
@@ -256,7 +243,12 @@ fn an_escaped_initialize_counts_against_the_session_limit() {
         .iter()
         .filter(|a| a.header("mcp-session-id").is_some())
         .count();
-    assert_eq!(opened, 5, "five sessions, and no more");
+    assert_eq!(
+        opened,
+        5,
+        "five sessions, and no more; the statuses: {:?}",
+        answers.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
     for refused in answers
         .iter()
         .filter(|a| a.header("mcp-session-id").is_none())

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{TempDir, free_port};
+use common::{TempDir, free_port, listening_port};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
 
@@ -88,24 +88,19 @@ struct Replica {
 
 impl Replica {
     fn start(dir: &Path, name: &str, state: &str, key: &Path) -> Replica {
-        let port = free_port();
+        let log = dir.join(format!("{name}.log"));
         let child = Command::new(SERVER)
-            .args([
-                "serve",
-                "--http",
-                &format!("127.0.0.1:{port}"),
-                "--allow-write",
-            ])
+            .args(["serve", "--http", "127.0.0.1:0", "--allow-write"])
             .arg("--db")
             .arg(dir.join(format!("{name}.db")))
             .args(["--state", state])
             .arg("--state-key")
             .arg(key)
-            .stderr(std::fs::File::create(dir.join(format!("{name}.log"))).unwrap())
+            .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
         let mut process = Process(child);
-        wait_for_port(port, &mut process.0, name);
+        let port = listening_port(&log, &mut process.0);
         Replica {
             port,
             _process: process,

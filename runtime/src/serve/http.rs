@@ -33,7 +33,6 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -127,6 +126,8 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
     if !address.ip().is_loopback() && !gate.authenticates() && !gate.insecure_no_auth {
         return Err(ServeError::Unauthenticated { address });
     }
+    // A server bound to port 0 says which port it was given.
+    tracing::info!("serving MCP at http://{address}{MCP_PATH}");
     let mut origins = loopback_origins(address);
     origins.extend(gate.origins.iter().cloned());
     let mut hosts = StreamableHttpServerConfig::default().allowed_hosts;
@@ -156,7 +157,6 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
     let shared = Arc::new(Shared {
         service: StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config),
         sessions,
-        opening: AtomicUsize::new(0),
         admitting: tokio::sync::Mutex::new(()),
         session_ids: Arc::new(std::sync::Mutex::new(HashSet::new())),
         limits,
@@ -248,10 +248,8 @@ type SessionIds = std::sync::Mutex<HashSet<(Box<str>, RequestId)>>;
 struct Shared<H: ServerHandler> {
     service: Service<H>,
     sessions: Arc<LocalSessionManager>,
-    /// `initialize` requests let through and not yet answered: counted
-    /// with the sessions held, so that no two pass the limit together.
-    opening: AtomicUsize,
-    /// Held while an `initialize` is checked against the limit.
+    /// Held from an `initialize`'s check against the limit until rmcp
+    /// answered it.
     admitting: tokio::sync::Mutex<()>,
     /// The ids of requests in progress in each session.
     session_ids: Arc<SessionIds>,
@@ -280,34 +278,24 @@ async fn refuse_connection(mut stream: tokio::net::TcpStream) {
     .await;
 }
 
-/// An `initialize` that may open a session: its place among the sessions,
-/// given back once rmcp answered it (a session it opened is then counted
-/// by rmcp's own map).
-struct Opening<'s>(&'s AtomicUsize);
-
-impl Drop for Opening<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
 /// A place for an `initialize` among the sessions, or the refusal of one
-/// that would open a session beyond the limit.
+/// that would open a session beyond the limit. The place is the admission
+/// lock, held until rmcp has answered the `initialize`: rmcp adds the
+/// session to its map before it answers, so the next `initialize` counts it
+/// there, once, and no two pass the limit together.
 async fn open_session<'s, H: ServerHandler>(
     shared: &'s Shared<H>,
     id: Option<&RequestId>,
-) -> Result<Opening<'s>, Refused> {
-    let _admitting = shared.admitting.lock().await;
-    let held = shared.sessions.sessions.read().await.len();
-    if held + shared.opening.load(Ordering::Acquire) >= shared.gate.max_sessions {
+) -> Result<tokio::sync::MutexGuard<'s, ()>, Refused> {
+    let admitting = shared.admitting.lock().await;
+    if shared.sessions.sessions.read().await.len() >= shared.gate.max_sessions {
         tracing::warn!(
             max_sessions = shared.gate.max_sessions,
             "an initialize over the session limit was refused"
         );
         return Err(guard::over_session_limit(id, shared.gate.max_sessions));
     }
-    shared.opening.fetch_add(1, Ordering::AcqRel);
-    Ok(Opening(&shared.opening))
+    Ok(admitting)
 }
 
 /// The id of a request in progress in a session, given back when its
@@ -461,7 +449,7 @@ async fn route<H: ServerHandler>(
         .get("mcp-session-id")
         .and_then(|v| v.to_str().ok())
         .map(Box::<str>::from);
-    let _opening = match (&session, passed.method) {
+    let admitting = match (&session, passed.method) {
         (None, guard::Method::Initialize) => {
             match open_session(&shared, passed.id.as_ref()).await {
                 Ok(opening) => Some(opening),
@@ -500,6 +488,7 @@ async fn route<H: ServerHandler>(
         () = shared.stopped.cancelled() => return Ok(stopped(passed.id.as_ref(), unread)),
         response = shared.service.handle(request) => response,
     };
+    drop(admitting);
     let response = as_json_rpc(response, passed.id.as_ref(), unread).await;
     Ok(answered(
         response,
