@@ -126,8 +126,6 @@ pub(crate) async fn serve<H: ServerHandler + Clone>(
     if !address.ip().is_loopback() && !gate.authenticates() && !gate.insecure_no_auth {
         return Err(ServeError::Unauthenticated { address });
     }
-    // A server bound to port 0 says which port it was given.
-    tracing::info!("serving MCP at http://{address}{MCP_PATH}");
     let mut origins = loopback_origins(address);
     origins.extend(gate.origins.iter().cloned());
     let mut hosts = StreamableHttpServerConfig::default().allowed_hosts;

@@ -32,7 +32,7 @@ pub fn free_port() -> u16 {
 /// test and freed before the server binds it can be taken by another test's
 /// server in between.
 pub fn listening_port(log: &Path, child: &mut Child) -> u16 {
-    const LISTENING: &str = "serving MCP at http://127.0.0.1:";
+    const LISTENING: &str = "serving MCP over streamable HTTP at http://127.0.0.1:";
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let text = std::fs::read_to_string(log).unwrap_or_default();
