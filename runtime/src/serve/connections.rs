@@ -7,13 +7,11 @@
 //! answered. At the limit, a new connection takes the place of the one that
 //! has waited longest without serving (idle between requests, or still
 //! sending one), which is closed; only when every connection is serving is
-//! the new one refused. The count of requests being served is also what
-//! shutdown waits on.
+//! the new one refused.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -22,15 +20,11 @@ pub(crate) struct Connections {
     max: usize,
     places: Mutex<Places>,
     next: AtomicU64,
-    /// Woken whenever a request finished being served.
-    served: Notify,
 }
 
 #[derive(Default)]
 struct Places {
     held: HashMap<u64, Held>,
-    /// Requests being served, on every connection.
-    serving: usize,
 }
 
 struct Held {
@@ -62,7 +56,6 @@ impl Connections {
             max: max.max(1),
             places: Mutex::new(Places::default()),
             next: AtomicU64::new(0),
-            served: Notify::new(),
         })
     }
 
@@ -101,17 +94,6 @@ impl Connections {
             close,
         })
     }
-
-    /// Waits until no request is being served.
-    pub(crate) async fn idle(&self) {
-        loop {
-            let served = self.served.notified();
-            if self.places().serving == 0 {
-                return;
-            }
-            served.await;
-        }
-    }
 }
 
 impl Place {
@@ -123,7 +105,6 @@ impl Place {
     /// Marks a request of this connection as being served.
     pub(crate) fn serving(&self) -> Serving {
         let mut places = self.connections.places();
-        places.serving += 1;
         if let Some(held) = places.held.get_mut(&self.key) {
             held.serving += 1;
         }
@@ -142,16 +123,12 @@ impl Drop for Place {
 
 impl Drop for Serving {
     fn drop(&mut self) {
-        let mut places = self.connections.places();
-        places.serving -= 1;
-        if let Some(held) = places.held.get_mut(&self.key) {
+        if let Some(held) = self.connections.places().held.get_mut(&self.key) {
             held.serving -= 1;
             if held.serving == 0 {
                 held.idle_since = Instant::now();
             }
         }
-        drop(places);
-        self.connections.served.notify_waiters();
     }
 }
 
@@ -180,23 +157,5 @@ mod tests {
         let (_a, _b) = (first.serving(), second.serving());
         assert!(connections.admit().is_none(), "both are serving");
         assert!(!first.closed().is_cancelled() && !second.closed().is_cancelled());
-    }
-
-    #[tokio::test]
-    async fn idle_waits_until_every_request_was_served() {
-        let connections = Connections::new(4);
-        let place = connections.admit().unwrap();
-        let serving = place.serving();
-        let waiting = tokio::spawn({
-            let connections = connections.clone();
-            async move { connections.idle().await }
-        });
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        assert!(!waiting.is_finished());
-        drop(serving);
-        tokio::time::timeout(std::time::Duration::from_secs(1), waiting)
-            .await
-            .unwrap()
-            .unwrap();
     }
 }

@@ -34,3 +34,8 @@ pub mod server;
 pub mod state;
 #[cfg(feature = "rmcp")]
 pub(crate) mod stdio;
+
+#[cfg(feature = "http")]
+pub use http::HttpService;
+#[cfg(feature = "auth")]
+pub use http::MetadataService;

@@ -30,15 +30,11 @@ pub const MAX_PAGE_SIZE: usize = 10_000;
 pub const MIN_REQUEST_BYTES: usize = 1024;
 /// The deepest nesting a server may allow: serde_json's own recursion limit.
 pub const MAX_DEPTH_LIMIT: usize = 128;
-/// How long a connection may take to send a request's headers, by default.
+
 #[cfg(feature = "http")]
-pub const DEFAULT_HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-/// The most HTTP connections open at once, by default.
-#[cfg(feature = "http")]
-pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
-/// The most `initialize`-era HTTP sessions held at once, by default.
-#[cfg(feature = "http")]
-pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+pub use crate::serve::http::{
+    DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
+};
 
 /// Why a server could not start or stopped with an error.
 #[derive(Debug)]
@@ -115,10 +111,6 @@ pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;
 const MAX_IN_FLIGHT_LIMIT: usize = 65_536;
 /// How long requests in flight get to finish at shutdown, by default.
 pub(crate) const DEFAULT_SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
-/// How long a connection may take to send a request's body, by default.
-#[cfg(feature = "http")]
-pub(crate) const DEFAULT_BODY_READ_TIMEOUT: std::time::Duration =
-    std::time::Duration::from_secs(30);
 
 type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
@@ -374,7 +366,9 @@ where
     }
 
     /// How long a connection may take to send a request's headers over HTTP
-    /// (default [`DEFAULT_HEADER_READ_TIMEOUT`]); a slower one is closed.
+    /// (default 10 s); a slower one is closed. The server's own listener's
+    /// setting: a [mounted service](Server::http_service) leaves it to the
+    /// application's server.
     #[cfg(feature = "http")]
     pub fn header_read_timeout(mut self, limit: std::time::Duration) -> Server<H> {
         if limit.is_zero() {
@@ -396,8 +390,9 @@ where
         self
     }
 
-    /// The most HTTP connections open at once (default
-    /// [`DEFAULT_MAX_CONNECTIONS`]). At the limit, a new connection takes
+    /// The most HTTP connections open at once (default 1024; the server's
+    /// own listener's setting, which a [mounted
+    /// service](Server::http_service) leaves to the application). At the limit, a new connection takes
     /// the place of the one that has waited longest without a request in
     /// progress (idle, or still sending its request); when every connection
     /// has a request in progress, the new one is answered `503` and closed.
@@ -411,7 +406,7 @@ where
     }
 
     /// The most `initialize`-era HTTP sessions held at once (default
-    /// [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond it is answered
+    /// 1024); an `initialize` beyond it is answered
     /// `503`. Idle sessions end after five minutes.
     #[cfg(feature = "http")]
     pub fn max_sessions(mut self, sessions: usize) -> Server<H> {
@@ -419,6 +414,24 @@ where
             return self.refuse("the session limit must be at least 1; got 0".to_owned());
         }
         self.gate.max_sessions = sessions;
+        self
+    }
+
+    /// Also allows requests whose `Host` is `host` (a name, or `name:port`
+    /// for that port only). By default only loopback hosts are allowed,
+    /// with the listener's own address and the token audience's; a request
+    /// naming any other host is answered `403`, against DNS rebinding. A
+    /// [mounted service](Server::http_service) behind a public name needs
+    /// that name here.
+    #[cfg(feature = "http")]
+    pub fn allowed_host(mut self, host: impl Into<String>) -> Server<H> {
+        let host = host.into();
+        if host.parse::<http::uri::Authority>().is_err() || host.contains('@') {
+            return self.refuse(format!(
+                "the allowed host `{host}` is not a host name or `host:port`; write it as a client sends it in `Host`, such as mcp.example.com or mcp.example.com:8443"
+            ));
+        }
+        self.gate.hosts.push(host);
         self
     }
 
@@ -523,7 +536,7 @@ where
     pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
         let prepared = self.prepare()?;
         let lister = prepared.lister.map(|make| make(&prepared.handler, true));
-        crate::serve::http::serve(
+        crate::serve::http::listener::serve(
             prepared.handler,
             listener,
             prepared.limits,
@@ -532,6 +545,36 @@ where
             prepared.shutdown,
         )
         .await
+    }
+}
+
+impl<H> Server<H>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    /// The guarded HTTP endpoint as a tower service, to mount in an
+    /// application's router (see [`HttpService`](crate::serve::HttpService)),
+    /// or the first setting out of range. Signals and shutdown are the
+    /// application's: call [`HttpService::shutdown`](crate::serve::HttpService::shutdown)
+    /// when it stops, so that answers in progress get the grace period.
+    #[cfg(feature = "http")]
+    pub fn http_service(self) -> Result<crate::serve::HttpService<H>, ServeError> {
+        if let Some(sentence) = self.refused {
+            return Err(ServeError::Config(sentence));
+        }
+        if self.shutdown.is_some() {
+            return Err(ServeError::Config(
+                "`shutdown_on` stops the server's own listener; a mounted service is stopped by calling `HttpService::shutdown` when the application stops".to_owned(),
+            ));
+        }
+        let lister = self.lister.map(|make| make(&self.handler, true));
+        Ok(crate::serve::HttpService::new(
+            self.handler,
+            self.limits,
+            lister,
+            self.gate,
+            crate::serve::http::Mount::App,
+        ))
     }
 }
 
