@@ -129,6 +129,10 @@ pub mod declarations {
 /// rmcp adapter for composing a registry into an rmcp server of your own.
 #[cfg(feature = "serve")]
 pub mod serve {
+    #[cfg(feature = "http")]
+    pub use tooltable_runtime::serve::HttpService;
+    #[cfg(feature = "auth")]
+    pub use tooltable_runtime::serve::MetadataService;
     pub use tooltable_runtime::serve::adapter::{
         CallerFn, DEFAULT_ASK_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RESULT_BYTES,
         DEFAULT_TTL_MS, McpServer, transport_caller,

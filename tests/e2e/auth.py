@@ -98,6 +98,11 @@ def rpc(url: str, method: str, params: dict[str, Any], token: str | None = None,
     return httpx.post(url, content=json.dumps(body).encode(), headers=headers, timeout=10)
 
 
+# Flags added to every HTTP server started here: `--axum` serves the
+# endpoint mounted in an axum application instead of the library's listener.
+HTTP_FLAGS: list[str] = []
+
+
 def serve_with_tokens(server: Path, workdir: Path, name: str, flags: list[str]) -> tuple[Keys, int, str, subprocess.Popen]:
     """notes-server over HTTP trusting fresh keys (written as a JWKS file),
     with `flags` added; its log is `name`.log in `workdir`. Returns the
@@ -108,7 +113,7 @@ def serve_with_tokens(server: Path, workdir: Path, name: str, flags: list[str]) 
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     process = subprocess.Popen(
-        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / f"{name}.db"),
+        [str(server), "serve", "--http", f"127.0.0.1:{port}", *HTTP_FLAGS, "--db", str(workdir / f"{name}.db"),
          "--auth-issuer", ISSUER, "--auth-audience", url, "--auth-jwks", str(jwks), *flags],
         stderr=open(workdir / f"{name}.log", "w"),
     )
@@ -180,7 +185,7 @@ async def run_auth(server: Path, workdir: Path, check: Check, elicit: Callable[.
     check(writer not in log and admin not in log, f"{label}: no token appears in the server's log")
 
     exposed = subprocess.run(
-        [str(server), "serve", "--http", f"0.0.0.0:{free_port()}", "--db", str(workdir / "exposed.db")],
+        [str(server), "serve", "--http", f"0.0.0.0:{free_port()}", *HTTP_FLAGS, "--db", str(workdir / "exposed.db")],
         capture_output=True, text=True, timeout=30,
     )
     check(exposed.returncode != 0 and "--auth-issuer" in exposed.stderr and "--insecure-no-auth" in exposed.stderr,

@@ -56,6 +56,7 @@ import mcp_types
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+import auth
 from auth import run_auth, run_limits
 from record_http import RecordingProxy
 
@@ -393,7 +394,7 @@ def free_port() -> int:
 def start_http(server: Path, workdir: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
     process = subprocess.Popen(
-        [str(server), "serve", "--http", f"127.0.0.1:{port}", "--db", str(workdir / f"http-{port}.db"), "--allow-destructive", *extra],
+        [str(server), "serve", "--http", f"127.0.0.1:{port}", *auth.HTTP_FLAGS, "--db", str(workdir / f"http-{port}.db"), "--allow-destructive", *extra],
         stderr=open(workdir / f"http-{port}.log", "w"),
     )
     url = f"http://127.0.0.1:{port}/mcp"
@@ -544,26 +545,49 @@ async def run_http(server: Path, expected: dict[str, dict[str, Any]], schemas: S
         check(process.wait(timeout=10) == 0, "http: the server exits cleanly on SIGTERM")
 
 
+def mounted_beside_a_route(server: Path, workdir: Path) -> None:
+    """The application's own route answers beside the mounted endpoint."""
+    label = "http/mounted"
+    print(f"== {label}", flush=True)
+    process, url = start_http(server, workdir, [])
+    try:
+        health = httpx.get(url.removesuffix("/mcp") + "/healthz", timeout=10)
+        check(health.status_code == 200 and health.text == "ok", f"{label}: the application's /healthz answers beside /mcp ({health.status_code} {health.text!r})")
+        listed = post(url, {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": META_2026}})
+        check(listed.status_code == 200 and "tools" in listed.json().get("result", {}), f"{label}: /mcp is the endpoint ({listed.status_code})")
+    finally:
+        process.terminate()
+        check(process.wait(timeout=10) == 0, f"{label}: the application exits cleanly on SIGTERM")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", type=Path, required=True)
     parser.add_argument("--manifest", type=Path, required=True)
     parser.add_argument("--schemas", type=Path, required=True)
-    parser.add_argument("--fixture", type=Path, required=True, help="the test fixture served on stdio (cargo build -p tooltable-runtime --example fixture_stdio)")
+    parser.add_argument("--fixture", type=Path, help="the test fixture served on stdio (cargo build -p tooltable-runtime --example fixture_stdio)")
+    parser.add_argument("--mounted", action="store_true", help="only the HTTP checks, against the endpoint mounted in an axum application (serve --axum)")
     args = parser.parse_args()
+    if not args.mounted and args.fixture is None:
+        parser.error("--fixture is needed unless --mounted")
     expected = expected_tools(args.manifest)
     schemas = Schemas(args.schemas)
     with tempfile.TemporaryDirectory(prefix="tooltable-e2e-") as tmp:
         workdir = Path(tmp)
-        for mode in ("auto", "legacy", "2026-07-28"):
-            anyio.run(run_stdio, args.server, expected, schemas, mode, workdir)
-        for mode in ("legacy", "2026-07-28"):
-            anyio.run(cannot_ask, args.server, workdir, mode)
-            anyio.run(open_a_page, args.fixture, mode)
+        if args.mounted:
+            auth.HTTP_FLAGS.append("--axum")
+            mounted_beside_a_route(args.server, workdir)
+        else:
+            for mode in ("auto", "legacy", "2026-07-28"):
+                anyio.run(run_stdio, args.server, expected, schemas, mode, workdir)
+            for mode in ("legacy", "2026-07-28"):
+                anyio.run(cannot_ask, args.server, workdir, mode)
+                anyio.run(open_a_page, args.fixture, mode)
         anyio.run(run_http, args.server, expected, schemas, workdir)
         anyio.run(run_auth, args.server, workdir, check, Talk().on_elicit)
         anyio.run(run_limits, args.server, workdir, check)
-        bad_input_stdio(args.server, workdir, 64 * 1024)
+        if not args.mounted:
+            bad_input_stdio(args.server, workdir, 64 * 1024)
     print(f"\n{PASSED} checks passed, {len(FAILURES)} failed")
     for failure in FAILURES:
         print(f"  - {failure}")

@@ -5,6 +5,7 @@
 //! annotations and fingerprints, and writes `tools.json` beside Cargo.toml.
 
 pub mod admin;
+pub mod app;
 pub mod notes;
 pub mod serve;
 pub mod store;

@@ -69,6 +69,11 @@ struct ServeArgs {
     /// Serve streamable HTTP at this address (such as 127.0.0.1:8080) instead of stdio.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// Over HTTP, serve MCP mounted in an axum application at /mcp, beside
+    /// a health route (/healthz), as a team with an axum service would:
+    /// the same endpoint through `Server::http_service`.
+    #[arg(long, requires = "http")]
+    axum: bool,
     /// Allow the tools that write (create, update).
     #[arg(long)]
     allow_write: bool,
@@ -156,6 +161,7 @@ impl ServeArgs {
         Options {
             db: self.db,
             http: self.http,
+            axum: self.axum,
             allow_write: self.allow_write,
             allow_destructive: self.allow_destructive,
             confirm_by_argument: self.confirm_by_argument,

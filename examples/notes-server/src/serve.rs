@@ -27,6 +27,9 @@ pub struct Options {
     pub db: PathBuf,
     /// Serve streamable HTTP at this address instead of stdio.
     pub http: Option<SocketAddr>,
+    /// Serve HTTP mounted in an axum application instead of the library's
+    /// own listener.
+    pub axum: bool,
     /// Allow write tools.
     pub allow_write: bool,
     /// Allow destructive tools (implies write).
@@ -193,6 +196,7 @@ pub async fn run(options: Options) -> Result<(), Box<dyn std::error::Error>> {
     };
     let outcome: Result<(), ServeError> = match options.http {
         None => server.stdio().await,
+        Some(address) if options.axum => crate::app::serve(server, address).await,
         Some(address) => server.http(address).await,
     };
     store

@@ -34,15 +34,56 @@ impl Drop for Server {
     }
 }
 
+/// Where the HTTP endpoint is served from.
+#[derive(Clone, Copy, Debug)]
+enum Mount {
+    /// The library's own listener (`Server::http`).
+    Listener,
+    /// Mounted in an axum application (`serve --axum`).
+    Axum,
+}
+
+/// Runs each HTTP test against the library's own listener and against the
+/// endpoint mounted in an axum application: every bad input is answered
+/// the same way on both.
+macro_rules! both_mounts {
+    (fn $name:ident($mount:ident: Mount) $body:block) => {
+        mod $name {
+            use super::*;
+
+            fn run($mount: Mount) $body
+
+            #[test]
+            fn on_the_librarys_listener() {
+                run(Mount::Listener)
+            }
+
+            #[test]
+            fn mounted_in_axum() {
+                run(Mount::Axum)
+            }
+        }
+    };
+}
+
 impl Server {
-    /// notes-server serving HTTP with `extra` arguments.
+    /// notes-server serving HTTP on its own listener with `extra` arguments.
     fn http(name: &str, extra: &[&str]) -> Server {
-        let dir = TempDir::new("hostile", name);
+        Server::http_on(Mount::Listener, name, extra)
+    }
+
+    /// notes-server serving HTTP from `mount` with `extra` arguments.
+    fn http_on(mount: Mount, name: &str, extra: &[&str]) -> Server {
+        let dir = TempDir::new("hostile", &format!("{name}-{mount:?}"));
         let log = dir.0.join("server.log");
         let child = Command::new(SERVER)
             .args(["serve", "--http", "127.0.0.1:0", "--allow-write"])
             .arg("--db")
             .arg(dir.0.join("notes.db"))
+            .args(match mount {
+                Mount::Listener => &[][..],
+                Mount::Axum => &["--axum"][..],
+            })
             .args(extra)
             .stdin(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -219,49 +260,50 @@ fn open_session(port: u16) -> String {
     session
 }
 
-#[test]
-fn an_escaped_initialize_counts_against_the_session_limit() {
-    let server = Server::http("sessions", &["--max-sessions", "5"]);
-    let answers: Vec<Answer> = std::thread::scope(|scope| {
-        let posts: Vec<_> = (0..25u64)
-            .map(|i| {
-                // Twenty of them spell the method with an escape, which every
-                // JSON parser reads as `initialize`.
-                let method = if i % 5 == 0 {
-                    "initialize"
-                } else {
-                    r"initi\u0061lize"
-                };
-                let body = initialize(i, method);
-                let port = server.port;
-                scope.spawn(move || post(port, &[], body.as_bytes()))
-            })
-            .collect();
-        posts.into_iter().map(|p| p.join().unwrap()).collect()
-    });
-    let opened = answers
-        .iter()
-        .filter(|a| a.header("mcp-session-id").is_some())
-        .count();
-    assert_eq!(
-        opened,
-        5,
-        "five sessions, and no more; the statuses: {:?}",
-        answers.iter().map(|a| a.status).collect::<Vec<_>>()
-    );
-    for refused in answers
-        .iter()
-        .filter(|a| a.header("mcp-session-id").is_none())
-    {
-        assert_eq!(refused.status, 503, "{}", refused.body);
-        assert!(
-            refused.json()["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("holds its limit of 5 sessions"),
-            "{}",
-            refused.body
+both_mounts! {
+    fn an_escaped_initialize_counts_against_the_session_limit(mount: Mount) {
+        let server = Server::http_on(mount, "sessions", &["--max-sessions", "5"]);
+        let answers: Vec<Answer> = std::thread::scope(|scope| {
+            let posts: Vec<_> = (0..25u64)
+                .map(|i| {
+                    // Twenty of them spell the method with an escape, which every
+                    // JSON parser reads as `initialize`.
+                    let method = if i % 5 == 0 {
+                        "initialize"
+                    } else {
+                        r"initi\u0061lize"
+                    };
+                    let body = initialize(i, method);
+                    let port = server.port;
+                    scope.spawn(move || post(port, &[], body.as_bytes()))
+                })
+                .collect();
+            posts.into_iter().map(|p| p.join().unwrap()).collect()
+        });
+        let opened = answers
+            .iter()
+            .filter(|a| a.header("mcp-session-id").is_some())
+            .count();
+        assert_eq!(
+            opened,
+            5,
+            "five sessions, and no more; the statuses: {:?}",
+            answers.iter().map(|a| a.status).collect::<Vec<_>>()
         );
+        for refused in answers
+            .iter()
+            .filter(|a| a.header("mcp-session-id").is_none())
+        {
+            assert_eq!(refused.status, 503, "{}", refused.body);
+            assert!(
+                refused.json()["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("holds its limit of 5 sessions"),
+                "{}",
+                refused.body
+            );
+        }
     }
 }
 
@@ -317,26 +359,27 @@ fn slow_bodies_on_every_connection_do_not_keep_a_well_behaved_request_out() {
     );
 }
 
-#[test]
-fn a_body_that_does_not_arrive_in_time_is_answered_408_and_closed() {
-    let server = Server::http("deadline", &["--body-read-timeout", "1"]);
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{{",
-        server.port
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    let answer = read_answer(&mut stream);
-    assert_eq!(answer.status, 408, "{}", answer.body);
-    assert_eq!(answer.header("connection"), Some("close"));
-    assert!(
-        answer.json()["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("did not arrive within this server's limit of 1000 ms"),
-        "{}",
-        answer.body
-    );
+both_mounts! {
+    fn a_body_that_does_not_arrive_in_time_is_answered_408_and_closed(mount: Mount) {
+        let server = Server::http_on(mount, "deadline", &["--body-read-timeout", "1"]);
+        let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{{",
+            server.port
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let answer = read_answer(&mut stream);
+        assert_eq!(answer.status, 408, "{}", answer.body);
+        assert_eq!(answer.header("connection"), Some("close"));
+        assert!(
+            answer.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("did not arrive within this server's limit of 1000 ms"),
+            "{}",
+            answer.body
+        );
+    }
 }
 
 /// notes-server on stdio, its answers read on a thread of the test's.
@@ -473,39 +516,40 @@ fn lock_database(db: &std::path::Path) -> rusqlite::Connection {
     connection
 }
 
-#[test]
-fn a_listing_is_answered_at_once_while_calls_wait_on_a_database_another_process_locked() {
-    let server = Server::http("locked", &[]);
-    // The tables exist once the server opened the database; then it is locked.
-    let lock = lock_database(&server.dir.0.join("notes.db"));
-    let port = server.port;
-    // Two writes through an async handler (which hands its database work
-    // to the blocking pool) and two through a synchronous one (which runs
-    // in place while a worker is spare, on the pool past that).
-    let writers: Vec<_> = (0..4)
-        .map(|i| {
-            let call = if i % 2 == 0 {
-                json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
-            } else {
-                json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
-            };
-            std::thread::spawn(move || post_stateless(port, json!(i), "tools/call", call))
-        })
-        .collect();
-    std::thread::sleep(Duration::from_millis(300));
-    let started = Instant::now();
-    let listing = post_stateless(port, json!("list"), "tools/list", json!({}));
-    let took = started.elapsed();
-    assert_eq!(listing.status, 200, "{}", listing.body);
-    assert_eq!(
-        listing.json()["result"]["tools"].as_array().unwrap().len(),
-        7
-    );
-    assert!(took < Duration::from_secs(2), "listed in {took:?}");
-    drop(lock);
-    for writer in writers {
-        let answer = writer.join().unwrap();
-        assert_eq!(answer.status, 200, "{}", answer.body);
+both_mounts! {
+    fn a_listing_is_answered_at_once_while_calls_wait_on_a_database_another_process_locked(mount: Mount) {
+        let server = Server::http_on(mount, "locked", &[]);
+        // The tables exist once the server opened the database; then it is locked.
+        let lock = lock_database(&server.dir.0.join("notes.db"));
+        let port = server.port;
+        // Two writes through an async handler (which hands its database work
+        // to the blocking pool) and two through a synchronous one (which runs
+        // in place while a worker is spare, on the pool past that).
+        let writers: Vec<_> = (0..4)
+            .map(|i| {
+                let call = if i % 2 == 0 {
+                    json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
+                } else {
+                    json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
+                };
+                std::thread::spawn(move || post_stateless(port, json!(i), "tools/call", call))
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        let listing = post_stateless(port, json!("list"), "tools/list", json!({}));
+        let took = started.elapsed();
+        assert_eq!(listing.status, 200, "{}", listing.body);
+        assert_eq!(
+            listing.json()["result"]["tools"].as_array().unwrap().len(),
+            7
+        );
+        assert!(took < Duration::from_secs(2), "listed in {took:?}");
+        drop(lock);
+        for writer in writers {
+            let answer = writer.join().unwrap();
+            assert_eq!(answer.status, 200, "{}", answer.body);
+        }
     }
 }
 
@@ -574,142 +618,147 @@ fn a_call_still_running_when_the_grace_period_ends_is_answered_with_an_error() {
     );
 }
 
-#[test]
-fn sigterm_over_http_during_a_call_still_delivers_its_answer() {
-    let server = Server::http("http-sigterm", &[]);
-    let port = server.port;
-    let call = std::thread::spawn(move || {
-        post_stateless(
-            port,
-            json!(11),
-            "tools/call",
-            json!({"name": "notes_watch", "arguments": {"seconds": 3}}),
-        )
-    });
-    std::thread::sleep(Duration::from_millis(500));
-    server.terminate();
-    let answer = call.join().unwrap();
-    assert_eq!(answer.status, 200, "{}", answer.body);
-    let answer = answer.json();
-    assert_eq!(answer["id"], json!(11));
-    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+both_mounts! {
+    fn sigterm_over_http_during_a_call_still_delivers_its_answer(mount: Mount) {
+        let server = Server::http_on(mount, "http-sigterm", &[]);
+        let port = server.port;
+        let call = std::thread::spawn(move || {
+            post_stateless(
+                port,
+                json!(11),
+                "tools/call",
+                json!({"name": "notes_watch", "arguments": {"seconds": 3}}),
+            )
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        server.terminate();
+        let answer = call.join().unwrap();
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        let answer = answer.json();
+        assert_eq!(answer["id"], json!(11));
+        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    }
 }
 
-#[test]
-fn megabytes_of_input_are_never_echoed_into_replies_or_the_log() {
-    let server = Server::http("echo", &[]);
-    let huge = "x".repeat(2 << 20);
-    let wrong_type = post_stateless(
-        server.port,
-        json!(1),
-        "tools/call",
-        json!({"name": "notes_get", "arguments": {"id": huge}}),
-    );
-    assert!(
-        wrong_type.body.len() < 64 * 1024,
-        "{} bytes",
-        wrong_type.body.len()
-    );
-    let message = wrong_type.json()["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert!(message.contains("expected i64"), "{message}");
-    // A name longer than any header the client could mirror it in: sent in
-    // an `initialize`-era session, which mirrors nothing.
-    let session = open_session(server.port);
-    let name = "n".repeat(3 << 20);
-    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": {}}});
-    let headers = [
-        ("Mcp-Session-Id", session.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
-    let unknown = post(server.port, &headers, body.to_string().as_bytes());
-    assert!(
-        unknown.body.len() < 64 * 1024,
-        "{} bytes",
-        unknown.body.len()
-    );
-    let error = unknown.json();
-    assert_eq!(error["error"]["code"], json!(-32602), "{error}");
-    assert!(
-        error["error"]["message"]
+both_mounts! {
+    fn megabytes_of_input_are_never_echoed_into_replies_or_the_log(mount: Mount) {
+        let server = Server::http_on(mount, "echo", &[]);
+        let huge = "x".repeat(2 << 20);
+        let wrong_type = post_stateless(
+            server.port,
+            json!(1),
+            "tools/call",
+            json!({"name": "notes_get", "arguments": {"id": huge}}),
+        );
+        assert!(
+            wrong_type.body.len() < 64 * 1024,
+            "{} bytes",
+            wrong_type.body.len()
+        );
+        let message = wrong_type.json()["result"]["content"][0]["text"]
             .as_str()
             .unwrap()
-            .starts_with("Unknown tool: nnn"),
-        "{error}"
-    );
-    let log = server.log();
-    let longest = log.lines().map(str::len).max().unwrap_or(0);
-    assert!(longest < 64 * 1024, "a log line of {longest} bytes");
+            .to_owned();
+        assert!(message.contains("expected i64"), "{message}");
+        // A name longer than any header the client could mirror it in: sent in
+        // an `initialize`-era session, which mirrors nothing.
+        let session = open_session(server.port);
+        let name = "n".repeat(3 << 20);
+        let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": {}}});
+        let headers = [
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ];
+        let unknown = post(server.port, &headers, body.to_string().as_bytes());
+        assert!(
+            unknown.body.len() < 64 * 1024,
+            "{} bytes",
+            unknown.body.len()
+        );
+        let error = unknown.json();
+        assert_eq!(error["error"]["code"], json!(-32602), "{error}");
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Unknown tool: nnn"),
+            "{error}"
+        );
+        let log = server.log();
+        let longest = log.lines().map(str::len).max().unwrap_or(0);
+        assert!(longest < 64 * 1024, "a log line of {longest} bytes");
+    }
 }
 
-#[test]
-fn ids_of_every_json_rpc_form_are_answered_with_their_id() {
-    let server = Server::http("ids", &[]);
-    for id in ["9223372036854775808", "1.5", "-0.25e3"] {
-        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+both_mounts! {
+    fn ids_of_every_json_rpc_form_are_answered_with_their_id(mount: Mount) {
+        let server = Server::http_on(mount, "ids", &[]);
+        for id in ["9223372036854775808", "1.5", "-0.25e3"] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            let answer = post(
+                server.port,
+                &[("MCP-Protocol-Version", "2026-07-28")],
+                body.as_bytes(),
+            );
+            assert_eq!(answer.status, 400, "{}", answer.body);
+            assert!(
+                answer.body.contains(&format!(r#""id":{id}"#)),
+                "{}",
+                answer.body
+            );
+        }
+        let mut stdio = StdioServer::start("ids", &[], true);
+        stdio.send(r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}"#);
+        let answer = stdio.answer(&json!(9223372036854775808u64));
+        assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
+    }
+}
+
+both_mounts! {
+    fn an_unreadable_id_is_left_out_of_the_error_on_the_current_revision(mount: Mount) {
+        let server = Server::http_on(mount, "unread-id", &[]);
         let answer = post(
             server.port,
             &[("MCP-Protocol-Version", "2026-07-28")],
-            body.as_bytes(),
+            b"{not json",
         );
-        assert_eq!(answer.status, 400, "{}", answer.body);
-        assert!(
-            answer.body.contains(&format!(r#""id":{id}"#)),
+        assert_eq!(answer.status, 400);
+        let error = answer.json();
+        assert_eq!(error.get("id"), None, "{error}");
+        assert_eq!(error["error"]["code"], json!(-32700));
+        let legacy = post(
+            server.port,
+            &[("MCP-Protocol-Version", "2025-06-18")],
+            b"{not json",
+        );
+        assert_eq!(
+            legacy.json().get("id"),
+            Some(&Value::Null),
             "{}",
-            answer.body
+            legacy.body
         );
     }
-    let mut stdio = StdioServer::start("ids", &[], true);
-    stdio.send(r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}"#);
-    let answer = stdio.answer(&json!(9223372036854775808u64));
-    assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
 }
 
-#[test]
-fn an_unreadable_id_is_left_out_of_the_error_on_the_current_revision() {
-    let server = Server::http("unread-id", &[]);
-    let answer = post(
-        server.port,
-        &[("MCP-Protocol-Version", "2026-07-28")],
-        b"{not json",
-    );
-    assert_eq!(answer.status, 400);
-    let error = answer.json();
-    assert_eq!(error.get("id"), None, "{error}");
-    assert_eq!(error["error"]["code"], json!(-32700));
-    let legacy = post(
-        server.port,
-        &[("MCP-Protocol-Version", "2025-06-18")],
-        b"{not json",
-    );
-    assert_eq!(
-        legacy.json().get("id"),
-        Some(&Value::Null),
-        "{}",
-        legacy.body
-    );
-}
-
-#[test]
-fn a_member_written_twice_is_refused_with_the_requests_id() {
-    let server = Server::http("twice", &[]);
-    let body = br#"{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"notes_get","name":"notes_stats","arguments":{}}}"#;
-    let answer = post(server.port, &[("MCP-Protocol-Version", "2026-07-28")], body);
-    assert_eq!(answer.status, 400, "{}", answer.body);
-    let error = answer.json();
-    assert_eq!(
-        (&error["id"], &error["error"]["code"]),
-        (&json!("t"), &json!(-32600))
-    );
-    assert!(
-        error["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("the member `name` appears twice"),
-        "{error}"
-    );
+both_mounts! {
+    fn a_member_written_twice_is_refused_with_the_requests_id(mount: Mount) {
+        let server = Server::http_on(mount, "twice", &[]);
+        let body = br#"{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"notes_get","name":"notes_stats","arguments":{}}}"#;
+        let answer = post(server.port, &[("MCP-Protocol-Version", "2026-07-28")], body);
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        let error = answer.json();
+        assert_eq!(
+            (&error["id"], &error["error"]["code"]),
+            (&json!("t"), &json!(-32600))
+        );
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("the member `name` appears twice"),
+            "{error}"
+        );
+    }
 }
 
 #[test]
@@ -730,27 +779,28 @@ fn a_second_request_under_an_id_in_flight_is_refused_and_the_first_still_answere
     assert_eq!(first["result"]["isError"], json!(false), "{first}");
 }
 
-#[test]
-fn a_cursor_the_server_did_not_give_out_is_refused() {
-    let server = Server::http("cursors", &["--page-size", "2"]);
-    let first = post_stateless(server.port, json!(1), "tools/list", json!({}));
-    assert_eq!(first.json()["result"]["nextCursor"], json!("2"));
-    for cursor in ["0", "1", "3", "+2", "02"] {
-        let answer = post_stateless(
-            server.port,
-            json!(2),
-            "tools/list",
-            json!({"cursor": cursor}),
-        );
-        let error = &answer.json()["error"];
-        assert_eq!(error["code"], json!(-32602), "{cursor}: {}", answer.body);
-        assert!(
-            error["message"]
-                .as_str()
-                .unwrap()
-                .contains("is not one this server gave out"),
-            "{error}"
-        );
+both_mounts! {
+    fn a_cursor_the_server_did_not_give_out_is_refused(mount: Mount) {
+        let server = Server::http_on(mount, "cursors", &["--page-size", "2"]);
+        let first = post_stateless(server.port, json!(1), "tools/list", json!({}));
+        assert_eq!(first.json()["result"]["nextCursor"], json!("2"));
+        for cursor in ["0", "1", "3", "+2", "02"] {
+            let answer = post_stateless(
+                server.port,
+                json!(2),
+                "tools/list",
+                json!({"cursor": cursor}),
+            );
+            let error = &answer.json()["error"];
+            assert_eq!(error["code"], json!(-32602), "{cursor}: {}", answer.body);
+            assert!(
+                error["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("is not one this server gave out"),
+                "{error}"
+            );
+        }
     }
 }
 
@@ -780,24 +830,25 @@ fn only_the_mcp_path_is_served_and_two_host_headers_are_refused() {
     );
 }
 
-#[test]
-fn a_request_rmcp_would_refuse_in_plain_text_gets_a_json_rpc_error_with_its_id() {
-    let server = Server::http("plain-text", &[]);
-    let body = br#"{"jsonrpc":"2.0","id":"p","method":"tools/list"}"#;
-    let answer = post(server.port, &[("MCP-Protocol-Version", "2025-11-25")], body);
-    assert_eq!(answer.status, 400, "{}", answer.body);
-    assert_eq!(answer.header("content-type"), Some("application/json"));
-    let error = answer.json();
-    assert_eq!(
-        (&error["id"], &error["error"]["code"]),
-        (&json!("p"), &json!(-32600)),
-        "{error}"
-    );
-    assert!(
-        error["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Session ID is required"),
-        "{error}"
-    );
+both_mounts! {
+    fn a_request_rmcp_would_refuse_in_plain_text_gets_a_json_rpc_error_with_its_id(mount: Mount) {
+        let server = Server::http_on(mount, "plain-text", &[]);
+        let body = br#"{"jsonrpc":"2.0","id":"p","method":"tools/list"}"#;
+        let answer = post(server.port, &[("MCP-Protocol-Version", "2025-11-25")], body);
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        assert_eq!(answer.header("content-type"), Some("application/json"));
+        let error = answer.json();
+        assert_eq!(
+            (&error["id"], &error["error"]["code"]),
+            (&json!("p"), &json!(-32600)),
+            "{error}"
+        );
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("Session ID is required"),
+            "{error}"
+        );
+    }
 }

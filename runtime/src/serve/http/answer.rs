@@ -179,4 +179,3 @@ impl<T: Unpin> http_body::Body for GuardedBody<T> {
         self.inner.size_hint()
     }
 }
-

@@ -17,7 +17,10 @@ pub(super) fn unread_of(headers: &http::HeaderMap, passed: Option<&guard::Passed
 /// goes to rmcp, which checks it), an allowed `Host`, JSON in and both
 /// media types accepted, and one `Mcp-Method: tools/list`. `None` sends the
 /// request on to rmcp, which answers or refuses it as the spec says.
-pub(super) fn stateless_listing<'h>(headers: &'h http::HeaderMap, hosts: &[String]) -> Option<&'h str> {
+pub(super) fn stateless_listing<'h>(
+    headers: &'h http::HeaderMap,
+    hosts: &[String],
+) -> Option<&'h str> {
     use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
     let one = |name: &str| {
         let mut values = headers.get_all(name).iter();
@@ -76,4 +79,3 @@ fn host_allowed(host: &http::uri::Authority, allowed: &[String]) -> bool {
                 && entry.port_u16().is_none_or(|p| host.port_u16() == Some(p))
         })
 }
-

@@ -25,13 +25,11 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
     let address = listener
         .local_addr()
         .map_err(|e| ServeError::io("cannot read the listening address", e))?;
-    if !address.ip().is_loopback() && !gate.authenticates() && !gate.insecure_no_auth {
-        return Err(ServeError::Unauthenticated { address });
-    }
     let connections = Connections::new(gate.max_connections);
     let header_read_timeout = gate.header_read_timeout;
     let max_connections = gate.max_connections;
     let service = HttpService::new(handler, limits, lister, gate, Mount::Listener(address));
+    service.check_address(address)?;
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}{MCP_PATH}");
     loop {
         let (stream, peer) = tokio::select! {
@@ -64,11 +62,13 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
             let place = Arc::new(place);
             let closed = place.closed().clone();
             let io = hyper_util::rt::TokioIo::new(stream);
-            let handler = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
-                request.extensions_mut().insert(OnConnection(place.clone()));
-                let service = service.clone();
-                async move { Ok::<_, std::convert::Infallible>(service.answer(request).await) }
-            });
+            let handler = hyper::service::service_fn(
+                move |mut request: http::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(OnConnection(place.clone()));
+                    let service = service.clone();
+                    async move { Ok::<_, std::convert::Infallible>(service.answer(request).await) }
+                },
+            );
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(header_read_timeout)

@@ -18,10 +18,10 @@ mod headers;
 pub(crate) mod listener;
 mod service;
 
-pub(crate) use service::Mount;
 pub use service::HttpService;
 #[cfg(feature = "auth")]
 pub use service::MetadataService;
+pub(crate) use service::Mount;
 
 /// The path MCP is served at by the server's own listener; every other
 /// path but the metadata's is `404` there.
@@ -61,8 +61,7 @@ pub(crate) struct Gate {
 }
 
 /// How long a connection may take to send a request's headers, by default.
-pub const DEFAULT_HEADER_READ_TIMEOUT: std::time::Duration =
-    std::time::Duration::from_secs(10);
+pub const DEFAULT_HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// How long a connection may take to send a request's body, by default.
 pub(crate) const DEFAULT_BODY_READ_TIMEOUT: std::time::Duration =
     std::time::Duration::from_secs(30);

@@ -42,7 +42,7 @@ const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
 /// [`HttpService::shutdown`] when it stops.
 ///
 /// ```no_run
-/// # async fn run(server: tooltable_runtime::serve::Server<tooltable_runtime::serve::McpServer<()>>) -> Result<(), Box<dyn std::error::Error>> {
+/// # async fn run(server: tooltable_runtime::serve::server::Server<tooltable_runtime::serve::adapter::McpServer<()>>) -> Result<(), Box<dyn std::error::Error>> {
 /// let mcp = server.http_service()?;
 /// let app = axum::Router::new()
 ///     .route("/healthz", axum::routing::get(|| async { "ok" }))
@@ -54,8 +54,8 @@ const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
 /// # }
 /// ```
 ///
-/// [`Server::http`]: crate::serve::Server::http
-/// [`Server::http_service`]: crate::serve::Server::http_service
+/// [`Server::http`]: crate::serve::server::Server::http
+/// [`Server::http_service`]: crate::serve::server::Server::http_service
 pub struct HttpService<H: ServerHandler> {
     shared: Arc<Shared<H>>,
 }
@@ -239,6 +239,24 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
 }
 
 impl<H: ServerHandler + Send + 'static> HttpService<H> {
+    /// Refuses to serve at `address` when anyone who can reach it could
+    /// call the tools: an address other than loopback needs bearer tokens
+    /// ([`Server::auth`](crate::serve::server::Server::auth)) or, behind a proxy
+    /// that authenticates, [`Server::insecure_no_auth`](crate::serve::server::Server::insecure_no_auth).
+    /// The server's own listener checks this before it serves; an
+    /// application that mounts the service should check the address it
+    /// binds.
+    pub fn check_address(
+        &self,
+        address: SocketAddr,
+    ) -> Result<(), crate::serve::server::ServeError> {
+        let gate = &self.shared.gate;
+        if !address.ip().is_loopback() && !gate.authenticates() && !gate.insecure_no_auth {
+            return Err(crate::serve::server::ServeError::Unauthenticated { address });
+        }
+        Ok(())
+    }
+
     /// Answers one request: what the tower service and the server's own
     /// listener both call.
     pub(crate) async fn answer<B>(&self, request: Request<B>) -> Response<Body>
@@ -252,7 +270,7 @@ impl<H: ServerHandler + Send + 'static> HttpService<H> {
 
     /// Shuts the service down: requests that arrive from now on are
     /// refused, those in progress get the grace period
-    /// ([`Server::shutdown_grace`](crate::serve::Server::shutdown_grace)) to
+    /// ([`Server::shutdown_grace`](crate::serve::server::Server::shutdown_grace)) to
     /// finish, what is still running then is answered with an error saying
     /// the server stopped, and rmcp's sessions end. Returns when every
     /// answer was written, or a second after the grace period ended.
@@ -356,7 +374,10 @@ impl<B> tower_service::Service<Request<B>> for MetadataService {
 /// A refusal of a request that is not for this service: a second `Host`,
 /// or (on the server's own listener) a path other than MCP's and the
 /// metadata's.
-fn misdirected<H: ServerHandler, B>(shared: &Shared<H>, request: &Request<B>) -> Option<Response<Body>> {
+fn misdirected<H: ServerHandler, B>(
+    shared: &Shared<H>,
+    request: &Request<B>,
+) -> Option<Response<Body>> {
     if request.headers().get_all(http::header::HOST).iter().count() > 1 {
         return Some(json_response(
             StatusCode::BAD_REQUEST,
@@ -414,10 +435,7 @@ where
     };
     // From here the request arrived whole: it is being served, and
     // shutdown waits for its answer.
-    let held = (
-        shared.requests.enter(),
-        place.map(|on| on.0.serving()),
-    );
+    let held = (shared.requests.enter(), place.map(|on| on.0.serving()));
     let unread = unread_of(&parts.headers, Some(&passed));
     let request = Arrived {
         parts,
