@@ -129,6 +129,7 @@ pub mod declarations {
 /// rmcp adapter for composing a registry into an rmcp server of your own.
 #[cfg(feature = "serve")]
 pub mod serve {
+    pub use tooltable_runtime::serve::Composed;
     #[cfg(feature = "http")]
     pub use tooltable_runtime::serve::HttpService;
     #[cfg(feature = "auth")]

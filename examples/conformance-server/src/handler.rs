@@ -1,26 +1,17 @@
-//! [`ConformanceServer`]: the tooltable tools composed with the fixture's
-//! prompts, resources, completions and list-change subscriptions into one
-//! rmcp server.
-//!
-//! tooltable's [`McpServer`] serves only tools; a server that also serves
-//! prompts and resources keeps its own handler and forwards the tools
-//! methods to it (docs/serving.md, "Alongside prompts and resources"). This
-//! is that handler, and `main` serves it with `Server::from_handler`.
+//! [`ConformanceServer`]: the fixture's prompts, resources, completions
+//! and prompt-list subscriptions, an rmcp handler served beside the
+//! tooltable tools ([`server`]): the table answers the tools methods, this
+//! handler the rest, with nothing forwarded by hand.
 
 use crate::{Fixture, TOOLS, prompts, resources};
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    CompletionInfo, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
-    GetPromptResponse, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
+    CacheScope, CompleteRequestParams, CompleteResult, CompletionInfo, CustomRequest, CustomResult,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, PromptsCapability,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    Reference, ResourcesCapability, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    Reference, ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
-// Logging is deprecated by the 2026-07-28 revision (SEP-2577); the earlier
-// revisions, which this server also serves, define it.
-#[allow(deprecated)]
-use rmcp::model::SetLevelRequestParams;
 use rmcp::service::{
     NotificationContext, RequestContext, RoleServer, SubscriptionContext, SubscriptionSink,
 };
@@ -28,7 +19,7 @@ use rmcp::{ErrorData, ServerHandler};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use tooltable::registry::MemoryStore;
-use tooltable::serve::{DEFAULT_TTL_MS, McpServer};
+use tooltable::serve::{Composed, DEFAULT_TTL_MS, Server};
 use tooltable::{Registry, Tier};
 
 /// The methods of the `initialize` eras that the 2026-07-28 revision
@@ -49,34 +40,31 @@ const OURS: [&str; 6] = [
     "completion/complete",
 ];
 
-/// The conformance fixture as an rmcp `ServerHandler`.
-///
-/// Cloning it gives the handler of a new session (rmcp's HTTP transport
-/// asks for one per session, and one per 2026-07-28 request): the same
-/// tools and fixture, and the tools adapter's fresh per-session state (the
-/// log level a client set).
+/// The conformance fixture's prompts and resources as an rmcp
+/// `ServerHandler`.
 #[derive(Clone)]
 pub struct ConformanceServer {
-    tools: McpServer<Fixture>,
     fixture: Arc<Fixture>,
 }
 
-impl ConformanceServer {
-    /// Serves every tool of the table (up to tier `write`: the trigger tools
-    /// change what clients see), with enable flags kept in memory so
-    /// `test_trigger_tool_change` can switch a tool on and off.
-    pub fn new() -> ConformanceServer {
-        let registry = Registry::builder(&TOOLS)
-            .max_tier(Tier::Write)
-            .store(MemoryStore::new())
-            .build();
-        let fixture = Arc::new(Fixture::new(registry.clone()));
-        let tools = McpServer::new(registry, fixture.clone()).instructions(
+/// Every tool of the table (up to tier `write`: the trigger tools change
+/// what clients see), with enable flags kept in memory so
+/// `test_trigger_tool_change` can switch a tool on and off, served beside
+/// the fixture's prompts and resources.
+pub fn server() -> Server<Composed<Fixture, ConformanceServer>> {
+    let registry = Registry::builder(&TOOLS)
+        .max_tier(Tier::Write)
+        .store(MemoryStore::new())
+        .build();
+    let fixture = Arc::new(Fixture::new(registry.clone()));
+    Server::new(registry, fixture.clone())
+        .instructions(
             "The fixture of the official MCP conformance suite: test tools, prompts and resources.",
-        );
-        ConformanceServer { tools, fixture }
-    }
+        )
+        .beside(ConformanceServer { fixture })
+}
 
+impl ConformanceServer {
     /// Tells a 2026-07-28 subscription of every prompt-list change, if it
     /// asked, until it ends.
     async fn forward_prompt_changes(&self, sink: &SubscriptionSink) {
@@ -91,12 +79,6 @@ impl ConformanceServer {
                 return;
             }
         }
-    }
-}
-
-impl Default for ConformanceServer {
-    fn default() -> ConformanceServer {
-        ConformanceServer::new()
     }
 }
 
@@ -155,11 +137,9 @@ fn resource_not_found(uri: &str) -> ErrorData {
 }
 
 impl ServerHandler for ConformanceServer {
-    /// The adapter's capabilities (tools, their list changes, logging), and
-    /// the fixture's.
+    /// The fixture's capabilities; the table adds its tools and logging.
     fn get_info(&self) -> ServerConfig {
-        let mut config = self.tools.get_info();
-        let capabilities = &mut config.capabilities;
+        let mut capabilities = ServerCapabilities::default();
         let mut prompts = PromptsCapability::default();
         prompts.list_changed = Some(true);
         capabilities.prompts = Some(prompts);
@@ -167,33 +147,13 @@ impl ServerHandler for ConformanceServer {
         resources.subscribe = Some(true);
         capabilities.resources = Some(resources);
         capabilities.completions = Some(JsonObject::new());
-        config
-    }
-
-    async fn list_tools(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        self.tools.list_tools(request, context).await
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        self.tools.call_tool(request, context).await
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.get_tool(name)
+        ServerConfig::new(capabilities)
     }
 
     /// rmcp hands over requests whose params do not parse: for the methods
     /// served here they are invalid params (-32602), or unknown methods
-    /// (-32601) where the request's revision removed them; the tools
-    /// methods and unknown methods are the adapter's.
+    /// (-32601) where the request's revision removed them; every other
+    /// method is unknown (the tools methods never reach this handler).
     async fn on_custom_request(
         &self,
         request: CustomRequest,
@@ -209,7 +169,7 @@ impl ServerHandler for ConformanceServer {
                 None,
             ));
         }
-        self.tools.on_custom_request(request, context).await
+        Err(removed(method))
     }
 
     async fn list_prompts(
@@ -324,27 +284,15 @@ impl ServerHandler for ConformanceServer {
         Ok(CompleteResult::new(completion))
     }
 
-    /// The tools adapter keeps the level for the session's log messages (and
-    /// refuses the method on 2026-07-28, which removed it).
-    #[allow(deprecated)] // logging/setLevel: the `initialize` eras' way
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tools.set_level(request, context).await
-    }
-
-    /// A session of an `initialize` era hears of tool changes from the
-    /// adapter and of prompt changes from the fixture.
+    /// A session of an `initialize` era hears of prompt changes from the
+    /// fixture (and of tool changes from the table).
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.fixture.add_session(context.peer.clone());
-        self.tools.on_initialized(context).await;
     }
 
-    /// 2026-07-28 clients listen for tool-list changes (the adapter's),
-    /// prompt-list changes, and updates of the resources that exist (which
-    /// never come: they never change).
+    /// 2026-07-28 clients listen for prompt-list changes and updates of
+    /// the resources that exist (which never come: they never change); the
+    /// table adds tool-list changes.
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
@@ -354,24 +302,18 @@ impl ServerHandler for ConformanceServer {
             .iter()
             .flatten()
             .filter(|uri| resources::read(uri).is_some());
-        let mut accepted = SubscriptionFilter::builder()
-            .prompts_list_changed()
-            .resource_subscriptions(existing.cloned())
-            .build();
-        accepted.tools_list_changed = self
-            .tools
-            .accepted_subscription_filter(requested)
-            .and_then(|tools| tools.tools_list_changed);
-        Some(accepted)
+        Some(
+            SubscriptionFilter::builder()
+                .prompts_list_changed()
+                .resource_subscriptions(existing.cloned())
+                .build(),
+        )
     }
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
         let sink = subscription.sink();
         let forwarding = async {
-            tokio::join!(
-                self.tools.forward_tool_changes(sink.clone()),
-                self.forward_prompt_changes(sink),
-            );
+            self.forward_prompt_changes(sink).await;
             // Nothing (left) to forward: the stream stays open until the
             // client ends it.
             std::future::pending::<()>().await;

@@ -20,7 +20,7 @@ pub mod talk;
 pub mod tools;
 
 pub use fixture::Fixture;
-pub use handler::ConformanceServer;
+pub use handler::{ConformanceServer, server};
 
 /// A 1×1 red PNG, base64-encoded: the image every scenario receives.
 pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

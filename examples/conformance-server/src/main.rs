@@ -2,10 +2,9 @@
 //! streamable HTTP at `/mcp`.
 
 use clap::Parser;
-use conformance_server::ConformanceServer;
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use tooltable::serve::{ServeError, Server};
+use tooltable::serve::ServeError;
 
 #[derive(Parser)]
 #[command(
@@ -43,7 +42,7 @@ fn main() -> ExitCode {
 
 /// Serves until a signal, or until stdin closes on stdio.
 async fn serve(http: Option<SocketAddr>) -> Result<(), ServeError> {
-    let server = Server::from_handler(ConformanceServer::new());
+    let server = conformance_server::server();
     let Some(address) = http else {
         return server.stdio().await;
     };

@@ -14,6 +14,8 @@ pub mod adapter;
 pub mod admission;
 #[cfg(feature = "auth")]
 pub mod auth;
+#[cfg(feature = "rmcp")]
+pub(crate) mod compose;
 #[cfg(feature = "http")]
 pub(crate) mod connections;
 #[cfg(feature = "rmcp")]
@@ -35,6 +37,8 @@ pub mod state;
 #[cfg(feature = "rmcp")]
 pub(crate) mod stdio;
 
+#[cfg(feature = "rmcp")]
+pub use compose::Composed;
 #[cfg(feature = "http")]
 pub use http::HttpService;
 #[cfg(feature = "auth")]

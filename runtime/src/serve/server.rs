@@ -9,6 +9,7 @@
 //! starts, and a bad one is refused with a sentence naming it.
 
 use crate::serve::adapter::McpServer;
+use crate::serve::compose::Composed;
 use crate::serve::listing::Lister;
 use crate::serve::policy::Caller;
 use crate::serve::registry::Registry;
@@ -244,6 +245,33 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
                 self
             }
             Err(error) => self.refuse(error.to_string()),
+        }
+    }
+
+    /// Serves the table's tools beside `handler`, an rmcp handler of your
+    /// own that serves prompts, resources, completions or instructions: the
+    /// table answers the tools methods (through the baked listing path
+    /// too), the handler the rest, and the capabilities are both's. Give
+    /// the table's settings before this call. A handler that declares the
+    /// tools capability itself is refused when serving starts.
+    pub fn beside<U>(self, handler: U) -> Server<Composed<C, U>>
+    where
+        U: ServerHandler + Clone,
+    {
+        let composed = Composed::new(self.handler, handler);
+        let refused = self.refused.or_else(|| composed.check().err());
+        Server {
+            handler: composed,
+            limits: self.limits,
+            lister: self
+                .lister
+                .is_some()
+                .then_some(composed_lister as Lists<Composed<C, U>>),
+            #[cfg(feature = "http")]
+            gate: self.gate,
+            signals: self.signals,
+            shutdown: self.shutdown,
+            refused,
         }
     }
 
@@ -576,6 +604,14 @@ where
             crate::serve::http::Mount::App,
         ))
     }
+}
+
+/// The lister of a composed server: the table's.
+fn composed_lister<C: Send + Sync + 'static, U: ServerHandler>(
+    composed: &Composed<C, U>,
+    stateless: bool,
+) -> Arc<dyn Lister> {
+    composed.tools().lister(stateless)
 }
 
 /// Serves `registry` on stdio with `context` and every default: the
