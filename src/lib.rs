@@ -84,6 +84,8 @@ pub mod provider {
     pub use tooltable_runtime::call::handler::{
         Arguments, BoxFuture, DynHandler, Failure, Outcome, Output,
     };
+    #[cfg(feature = "serve")]
+    pub use tooltable_runtime::serve::RouterTools;
     pub use tooltable_runtime::serve::provider::{BatchError, ProvidedTool, Provider};
     pub use tooltable_runtime::serve::registry::handler;
 }

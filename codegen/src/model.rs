@@ -47,22 +47,85 @@ pub struct ToolDecl {
     pub deprecated: Option<Deprecation>,
 }
 
-fn tool_attribute(attrs: &[Attribute]) -> Option<&Attribute> {
-    attrs.iter().find(|a| {
-        let segments: Vec<String> = a
-            .path()
-            .segments
+/// The path segments of an attribute, as strings.
+fn attribute_path(attr: &Attribute) -> Vec<String> {
+    attr.path()
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect()
+}
+
+/// Which `#[tool]` attributes of a module are tooltable's: `#[tooltable::tool]`
+/// always, and a bare `#[tool]` unless the module imports another crate's
+/// `tool` (rmcp's, for a server that keeps some tools on rmcp's
+/// `#[tool_router]` while it moves to the table).
+#[derive(Clone, Copy)]
+enum BareTool {
+    Ours,
+    Foreign,
+}
+
+impl BareTool {
+    fn of(items: &[Item]) -> BareTool {
+        fn foreign(tree: &syn::UseTree, root: Option<&syn::Ident>) -> bool {
+            match tree {
+                syn::UseTree::Path(path) => foreign(&path.tree, root.or(Some(&path.ident))),
+                syn::UseTree::Name(name) => {
+                    name.ident == "tool"
+                        && root.is_some_and(|r| {
+                            !matches!(
+                                r.to_string().as_str(),
+                                "tooltable" | "crate" | "self" | "super"
+                            )
+                        })
+                }
+                syn::UseTree::Rename(rename) => {
+                    rename.rename == "tool"
+                        && root.is_some_and(|r| {
+                            !matches!(
+                                r.to_string().as_str(),
+                                "tooltable" | "crate" | "self" | "super"
+                            )
+                        })
+                }
+                syn::UseTree::Group(group) => group.items.iter().any(|t| foreign(t, root)),
+                syn::UseTree::Glob(_) => false,
+            }
+        }
+        let imports_foreign = items
             .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        matches!(
-            segments
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .as_slice(),
-            ["tool"] | ["tooltable", "tool"]
-        )
+            .any(|item| matches!(item, Item::Use(u) if foreign(&u.tree, None)));
+        if imports_foreign {
+            BareTool::Foreign
+        } else {
+            BareTool::Ours
+        }
+    }
+}
+
+fn tool_attribute(attrs: &[Attribute], bare: BareTool) -> Option<&Attribute> {
+    attrs.iter().find(|a| {
+        let path = attribute_path(a);
+        match path
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["tooltable", "tool"] => true,
+            ["tool"] => matches!(bare, BareTool::Ours),
+            _ => false,
+        }
+    })
+}
+
+/// Whether an impl is rmcp's `#[tool_router]`, whose `#[tool]`s are rmcp's.
+fn is_tool_router(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        attribute_path(a)
+            .last()
+            .is_some_and(|last| last == "tool_router")
     })
 }
 
@@ -72,20 +135,21 @@ pub fn collect_tools(krate: &Crate) -> (Vec<ToolDecl>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     for (module_id, module) in krate.modules.iter().enumerate() {
         let file = krate.display_path(module_id).to_path_buf();
+        let bare = BareTool::of(&module.items);
         for item in &module.items {
             match item {
                 Item::Fn(f) => {
-                    if let Some(attr) = tool_attribute(&f.attrs) {
+                    if let Some(attr) = tool_attribute(&f.attrs, bare) {
                         match read_tool(module_id, attr, &f.attrs, &f.sig, None) {
                             Ok(tool) => tools.push(tool),
                             Err(e) => diagnostics.extend(Diagnostic::from_syn(&file, e)),
                         }
                     }
                 }
-                Item::Impl(imp) => {
+                Item::Impl(imp) if !is_tool_router(&imp.attrs) => {
                     for impl_item in &imp.items {
                         let ImplItem::Fn(f) = impl_item else { continue };
-                        let Some(attr) = tool_attribute(&f.attrs) else {
+                        let Some(attr) = tool_attribute(&f.attrs, bare) else {
                             continue;
                         };
                         let at = Location::of(&file, attr.span());

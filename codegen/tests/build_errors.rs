@@ -572,3 +572,39 @@ fn a_default_the_build_script_cannot_evaluate_is_refused_at_the_field() {
         "src/lib.rs:6:5: the default of field `size` cannot be known at build time: `compute ()` is not a constant the build script can evaluate; write the default as a literal (a `default = \"path\"` function whose body is a literal), or remove the default"
     );
 }
+
+#[test]
+fn rmcps_tool_attributes_beside_the_table_are_left_to_rmcp() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "src/lib.rs",
+            "mod legacy;\n/// Ping.\n#[tool(tier = read)]\nfn a_ping() -> String { String::new() }\n",
+        ),
+        (
+            "src/legacy.rs",
+            "use rmcp::{tool, tool_router};\npub struct Legacy;\n#[tool_router]\nimpl Legacy {\n    #[tool(description = \"Old.\")]\n    async fn old(&self) -> String { String::new() }\n}\n#[tool(description = \"Free.\")]\nasync fn free() -> String { String::new() }\n",
+        ),
+    ]);
+    assert_eq!(analysis.diagnostics(), []);
+    let names: Vec<String> = analysis
+        .manifest()
+        .tools
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, ["a_ping"]);
+}
+
+#[test]
+fn a_bare_tool_attribute_is_tooltables_where_the_module_imports_no_other_crates_tool() {
+    let diagnostics = diagnostics(&[(
+        "src/lib.rs",
+        "use tooltable::tool;\n#[tool(description = \"Old.\")]\nfn old() -> String { String::new() }\n",
+    )]);
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.contains("unknown key `description`")),
+        "{diagnostics:?}"
+    );
+}

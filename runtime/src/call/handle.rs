@@ -195,6 +195,10 @@ struct Served {
     channel: Arc<dyn Channel>,
     rounds: Option<Rounds>,
     log: Mutex<RoundLog>,
+    /// What the transport knows of the request (rmcp's request context), for
+    /// tools served through the transport's own machinery: a tool of an
+    /// rmcp `ToolRouter` needs it.
+    transport: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl fmt::Debug for Call {
@@ -221,6 +225,7 @@ pub(crate) struct Parts {
     pub cancel: CancellationToken,
     pub channel: Arc<dyn Channel>,
     pub rounds: Option<Rounds>,
+    pub transport: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Which answers from the client a 2026-07-28 question accepts.
@@ -263,8 +268,16 @@ impl Call {
                 channel: parts.channel,
                 rounds: parts.rounds,
                 log: Mutex::new(RoundLog::default()),
+                transport: parts.transport,
             })),
         }
+    }
+
+    /// What the transport knows of the request, if this call was served
+    /// through one that said, as a `T`.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn transport<T: 'static>(&self) -> Option<&T> {
+        self.served.as_ref()?.transport.as_ref()?.downcast_ref()
     }
 
     /// The round's log; `None` for a detached call, which has no rounds.

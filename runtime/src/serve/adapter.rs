@@ -375,7 +375,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The per-call handle of a request.
     fn call_handle(
         &self,
-        context: &RequestContext<RoleServer>,
+        context: &Arc<RequestContext<RoleServer>>,
         caller: &Caller,
         rounds: Option<Rounds>,
         cancel: tokio_util::sync::CancellationToken,
@@ -424,6 +424,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 closing: self.session.closing.clone(),
             }),
             rounds,
+            transport: Some(context.clone()),
         })
     }
 
@@ -729,6 +730,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Shared with a handle that carries it, for tools of an rmcp router.
+        let context = Arc::new(context);
         let caller = self.caller_of(&context);
         let arguments = request.arguments.take().unwrap_or_default();
         // Built only for a handler that takes the handle: every other call

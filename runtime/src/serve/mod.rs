@@ -32,6 +32,8 @@ pub mod policy;
 pub mod provider;
 pub mod registry;
 #[cfg(feature = "rmcp")]
+pub(crate) mod router;
+#[cfg(feature = "rmcp")]
 pub mod server;
 pub mod state;
 #[cfg(feature = "rmcp")]
@@ -43,3 +45,5 @@ pub use compose::Composed;
 pub use http::HttpService;
 #[cfg(feature = "auth")]
 pub use http::MetadataService;
+#[cfg(feature = "rmcp")]
+pub use router::RouterTools;

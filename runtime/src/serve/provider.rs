@@ -155,13 +155,13 @@ impl fmt::Display for BatchError {
 
 impl std::error::Error for BatchError {}
 
-/// Validates and describes a whole batch. `taken` tells whether a name is
-/// already used by the table or an earlier provider.
+/// Validates and describes a whole batch. `taken` names the tool that
+/// already holds a name (of the table or of an earlier provider), if any.
 pub(crate) fn validate_batch<C: 'static>(
     settings: &Settings,
     provider: &str,
     batch: Vec<ProvidedTool<C>>,
-    taken: impl Fn(&str) -> bool,
+    taken: impl Fn(&str) -> Option<String>,
 ) -> Result<Vec<Registered<C>>, BatchError> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::with_capacity(batch.len());
@@ -173,8 +173,10 @@ pub(crate) fn validate_batch<C: 'static>(
         };
         validate_name(&tool.name, settings.names, settings.prefixes)
             .map_err(|e| refuse(e.to_string()))?;
-        if taken(&tool.name) {
-            return Err(refuse("the name is already taken by another tool of this server; a provider never replaces a tool".into()));
+        if let Some(holder) = taken(&tool.name) {
+            return Err(refuse(format!(
+                "the name is already taken by {holder}; a provider never replaces a tool, so rename one of the two (or leave this one out until the other is gone)"
+            )));
         }
         if !seen.insert(tool.name.clone()) {
             return Err(refuse("the name appears twice in the batch".into()));

@@ -819,11 +819,20 @@ impl<C: 'static> Registry<C> {
         }
         let table = self.inner.table;
         let registered = validate_batch(table.settings(), &name, batch, |tool| {
-            table.get(tool).is_some()
-                || provided
-                    .tools
-                    .binary_search_by(|t| t.name.as_str().cmp(tool))
-                    .is_ok()
+            if let Some(baked) = table.get(tool) {
+                return Some(format!(
+                    "the table's tool `{tool}` (declared in {})",
+                    baked.info().source
+                ));
+            }
+            let held = provided
+                .tools
+                .binary_search_by(|t| t.name.as_str().cmp(tool))
+                .ok()?;
+            Some(format!(
+                "the tool `{tool}` of {}",
+                provided.tools[held].info().source
+            ))
         })?;
         let count = registered.len();
         provided.tools.extend(registered.into_iter().map(Arc::new));
