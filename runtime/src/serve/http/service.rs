@@ -41,17 +41,14 @@ const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
 /// how many may be open. Shutting down is the application's too: call
 /// [`HttpService::shutdown`] when it stops.
 ///
-/// ```no_run
-/// # async fn run(server: tooltable_runtime::serve::server::Server<tooltable_runtime::serve::adapter::McpServer<()>>) -> Result<(), Box<dyn std::error::Error>> {
+/// ```ignore
+/// // In an application with axum (a dependency of the application's).
 /// let mcp = server.http_service()?;
 /// let app = axum::Router::new()
 ///     .route("/healthz", axum::routing::get(|| async { "ok" }))
 ///     .nest_service("/mcp", mcp.clone());
-/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 /// axum::serve(listener, app).await?;
 /// mcp.shutdown().await;
-/// # Ok(())
-/// # }
 /// ```
 ///
 /// [`Server::http`]: crate::serve::server::Server::http
