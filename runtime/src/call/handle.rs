@@ -19,7 +19,6 @@ use crate::call::ask::{
     read_elicited, read_roots, read_sampled,
 };
 use crate::call::error::ToolError;
-use crate::call::handler::BoxFuture;
 use crate::call::identity::Identity;
 use crate::call::rounds::{Rounds, State, UNRECORDED, question_digest};
 use serde::Serialize;
@@ -146,15 +145,16 @@ pub(crate) enum Notice {
 }
 
 /// How a served call reaches its client; the serving layer implements it.
+/// A boxed future a channel answers with (the handler contract's
+/// `BoxFuture`, named here so that the handle does not reach back into the
+/// contract that names it).
+type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
 pub(crate) trait Channel: Send + Sync {
     /// Sends a notification; a failure to send is logged, not returned.
-    fn notify(&self, notice: Notice) -> BoxFuture<'_, ()>;
+    fn notify(&self, notice: Notice) -> Boxed<'_, ()>;
     /// Sends a request on the `initialize` era and waits for the result.
-    fn request(
-        &self,
-        method: &'static str,
-        params: Value,
-    ) -> BoxFuture<'_, Result<Value, AskError>>;
+    fn request(&self, method: &'static str, params: Value) -> Boxed<'_, Result<Value, AskError>>;
 }
 
 /// How often progress may be reported: faster reports are dropped, except

@@ -29,7 +29,9 @@ use crate::call::rounds::{Rounds, State};
 use crate::rules::quote;
 use crate::rules::tier::Tier;
 use crate::serve::admission::{Admission, CallLimits};
-use crate::serve::listing::{self, CallerSource, Lister, Listing, Negotiated};
+use crate::serve::caller::CallerSource;
+pub use crate::serve::caller::{CallerFn, transport_caller};
+use crate::serve::listing::{self, Lister, Listing, Negotiated};
 use crate::serve::policy::Caller;
 use crate::serve::registry::{Entry, Registry};
 use crate::wire::fingerprint::Fingerprint;
@@ -53,10 +55,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
-
-/// Decides who is calling, from the request (its `_meta`, or the HTTP
-/// request parts rmcp's HTTP transport stores in its extensions).
-pub type CallerFn = Arc<dyn Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync>;
 
 /// How long a client may treat an unfiltered listing as fresh, by default.
 pub const DEFAULT_TTL_MS: u64 = 60_000;
@@ -162,23 +160,6 @@ impl std::fmt::Display for StateKeyError {
 }
 
 impl std::error::Error for StateKeyError {}
-
-/// The caller the transport established for a request: the holder of the
-/// bearer token the HTTP transport validated, when it authenticates;
-/// otherwise the operator who started the server, who holds every
-/// permission. A [`McpServer::caller`] function can start from it.
-#[cfg_attr(not(feature = "http"), allow(unused_variables))]
-pub fn transport_caller(context: &RequestContext<RoleServer>) -> Caller {
-    #[cfg(feature = "http")]
-    if let Some(caller) = context
-        .extensions
-        .get::<http::request::Parts>()
-        .and_then(|parts| parts.extensions.get::<Caller>())
-    {
-        return caller.clone();
-    }
-    Caller::operator()
-}
 
 fn random_key() -> Vec<u8> {
     let mut key = vec![0u8; STATE_KEY_BYTES];

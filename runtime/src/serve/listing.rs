@@ -13,6 +13,7 @@
 //! they serve.
 
 use crate::call::handle::Era;
+use crate::serve::caller::CallerSource;
 use crate::serve::policy::Caller;
 use crate::serve::registry::{ListText, Registry};
 use rmcp::model::{
@@ -20,19 +21,6 @@ use rmcp::model::{
 };
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
-
-/// Who the caller of a request is, as the adapter was told to decide it.
-#[derive(Clone)]
-pub(crate) enum CallerSource {
-    /// The caller the transport established: the token's holder when HTTP
-    /// authenticates, otherwise the operator.
-    Transport,
-    /// The same caller for every request.
-    Fixed(Caller),
-    /// A function of rmcp's request context, which only rmcp can build: a
-    /// listing for such a caller always goes through rmcp.
-    Custom(crate::serve::adapter::CallerFn),
-}
 
 /// What a session negotiated with `initialize`, once the client said it is
 /// initialized: the era of its requests that carry no version of their own.

@@ -15,9 +15,13 @@ pub mod admission;
 #[cfg(feature = "auth")]
 pub mod auth;
 #[cfg(feature = "rmcp")]
+pub(crate) mod caller;
+#[cfg(feature = "rmcp")]
 pub(crate) mod compose;
 #[cfg(feature = "http")]
 pub(crate) mod connections;
+#[cfg(feature = "rmcp")]
+pub(crate) mod error;
 #[cfg(feature = "rmcp")]
 pub(crate) mod guard;
 #[cfg(feature = "http")]
@@ -25,6 +29,8 @@ pub(crate) mod http;
 #[cfg(feature = "rmcp")]
 pub(crate) mod inflight;
 pub mod ingest;
+#[cfg(feature = "rmcp")]
+pub(crate) mod limits;
 #[cfg(feature = "rmcp")]
 pub(crate) mod listing;
 pub mod pins;

@@ -875,19 +875,3 @@ where
 {
     Arc::new(f)
 }
-
-#[cfg(feature = "auth")]
-impl<C: 'static> crate::serve::http::ToolPermissions for Registry<C> {
-    fn permission(&self, name: &str) -> Option<String> {
-        self.get(name)?.info().permission.map(str::to_owned)
-    }
-
-    fn declared(&self) -> Vec<String> {
-        let declared: BTreeSet<String> = self
-            .entries()
-            .iter()
-            .filter_map(|entry| entry.info().permission.map(str::to_owned))
-            .collect();
-        declared.into_iter().collect()
-    }
-}

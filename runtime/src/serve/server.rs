@@ -15,7 +15,6 @@ use crate::serve::policy::Caller;
 use crate::serve::registry::Registry;
 use rmcp::ServerHandler;
 use rmcp::service::{RequestContext, RoleServer};
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -37,74 +36,8 @@ pub use crate::serve::http::{
     DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
 };
 
-/// Why a server could not start or stopped with an error.
-#[derive(Debug)]
-pub enum ServeError {
-    /// A setting is out of range; the sentence names it and the range.
-    Config(String),
-    /// An I/O operation failed (binding an address, reading or writing).
-    Io {
-        /// What was being done.
-        doing: String,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// rmcp could not start or run the session.
-    Protocol(String),
-    /// Serving HTTP on an address other than loopback was refused: anyone
-    /// who reaches it could call the tools, and no authentication is
-    /// configured.
-    Unauthenticated {
-        /// The address it would have served.
-        address: std::net::SocketAddr,
-    },
-}
-
-impl ServeError {
-    pub(crate) fn io(doing: impl Into<String>, source: std::io::Error) -> ServeError {
-        ServeError::Io {
-            doing: doing.into(),
-            source,
-        }
-    }
-
-    pub(crate) fn protocol(message: impl Into<String>) -> ServeError {
-        ServeError::Protocol(message.into())
-    }
-}
-
-impl fmt::Display for ServeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ServeError::Config(message) | ServeError::Protocol(message) => f.write_str(message),
-            ServeError::Io { doing, source } => write!(f, "{doing}: {source}"),
-            ServeError::Unauthenticated { address } => write!(
-                f,
-                "refusing to serve {address} without authentication: anyone who can reach it could call the tools. Configure bearer tokens with `Server::auth`, serve a loopback address, or, behind a proxy that authenticates, call `Server::insecure_no_auth(true)`"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ServeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ServeError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
-
-/// The transports' bounds: what every message is checked against before
-/// rmcp sees it, how many requests of a stdio session rmcp may hold, and
-/// how long requests in flight get to finish at shutdown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Limits {
-    pub max_request_bytes: usize,
-    pub max_depth: usize,
-    pub max_in_flight: usize,
-    pub shutdown_grace: std::time::Duration,
-}
+pub use crate::serve::error::ServeError;
+pub(crate) use crate::serve::limits::Limits;
 
 /// The most requests of one stdio session in flight at once, by default.
 pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;

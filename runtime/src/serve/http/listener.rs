@@ -5,8 +5,9 @@
 use super::service::{Mount, OnConnection};
 use super::{Gate, HttpService, MCP_PATH};
 use crate::serve::connections::Connections;
+use crate::serve::error::ServeError;
+use crate::serve::limits::Limits;
 use crate::serve::listing::Lister;
-use crate::serve::server::{Limits, ServeError};
 use rmcp::ServerHandler;
 use std::sync::Arc;
 use tokio::net::TcpListener;

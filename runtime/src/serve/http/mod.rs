@@ -38,6 +38,23 @@ pub(crate) trait ToolPermissions: Send + Sync {
     fn declared(&self) -> Vec<String>;
 }
 
+/// A registry's tools declare their permissions in their metadata.
+#[cfg(feature = "auth")]
+impl<C: 'static> ToolPermissions for crate::serve::registry::Registry<C> {
+    fn permission(&self, name: &str) -> Option<String> {
+        self.get(name)?.info().permission.map(str::to_owned)
+    }
+
+    fn declared(&self) -> Vec<String> {
+        let declared: std::collections::BTreeSet<String> = self
+            .entries()
+            .iter()
+            .filter_map(|entry| entry.info().permission.map(str::to_owned))
+            .collect();
+        declared.into_iter().collect()
+    }
+}
+
 /// Who may reach the service, and how much of it.
 #[derive(Clone)]
 pub(crate) struct Gate {

@@ -5,9 +5,10 @@ use super::answer::{self, Answering, Body, json_response, refusal};
 use super::headers::{stateless_listing, unread_of};
 use super::{Gate, MCP_PATH};
 use crate::serve::connections::Place;
+use crate::serve::error::ServeError;
 use crate::serve::guard::{self, Passed, Refused, RequestId, Unread};
+use crate::serve::limits::Limits;
 use crate::serve::listing::Lister;
-use crate::serve::server::Limits;
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full, Limited};
@@ -243,13 +244,10 @@ impl<H: ServerHandler + Send + 'static> HttpService<H> {
     /// The server's own listener checks this before it serves; an
     /// application that mounts the service should check the address it
     /// binds.
-    pub fn check_address(
-        &self,
-        address: SocketAddr,
-    ) -> Result<(), crate::serve::server::ServeError> {
+    pub fn check_address(&self, address: SocketAddr) -> Result<(), ServeError> {
         let gate = &self.shared.gate;
         if !address.ip().is_loopback() && !gate.authenticates() && !gate.insecure_no_auth {
-            return Err(crate::serve::server::ServeError::Unauthenticated { address });
+            return Err(ServeError::Unauthenticated { address });
         }
         Ok(())
     }
