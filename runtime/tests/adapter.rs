@@ -95,9 +95,9 @@ fn lifecycle_of(current: bool) -> ClientLifecycleMode {
 async fn the_caller_function_decides_what_each_request_may_call() {
     for (_, lifecycle) in eras() {
         let registry = Registry::builder(&TOOLS).max_tier(Tier::Write).build();
-        let mcp = McpServer::new(registry, std::sync::Arc::new(Shelf::new()))
+        let server = Server::new(registry, Shelf::new())
             .fixed_caller(Caller::with_permissions(["items.write"]));
-        let client = connect(Server::from_handler(mcp), lifecycle).await;
+        let client = connect(server, lifecycle).await;
         let mut create = CallToolRequestParams::new("items_create");
         create.arguments = Some(json!({"name": "lamp"}).as_object().cloned().unwrap());
         let created = client.call_tool(create).await.unwrap();

@@ -219,6 +219,18 @@ async fn settings_out_of_range_are_refused_before_serving() {
             server(Arc::default()).call_timeout(Duration::ZERO),
             "the call time limit must be more than zero",
         ),
+        (
+            server(Arc::default()).ask_timeout(Duration::ZERO),
+            "the time limit on a client's answer must be more than zero",
+        ),
+        (
+            server(Arc::default()).page_size(0),
+            "the page size must be between 1 and 10000 tools; got 0",
+        ),
+        (
+            server(Arc::default()).implementation(" ", "1.0.0"),
+            "the server's name must not be empty",
+        ),
     ] {
         let (_, sink) = tokio::io::duplex(64);
         let (read, write) = tokio::io::split(sink);

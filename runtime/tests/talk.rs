@@ -277,10 +277,8 @@ async fn a_cancelled_call_reaches_its_handler_within_a_second() {
 #[tokio::test]
 async fn a_call_over_the_time_limit_is_cancelled_through_its_handle_and_answered() {
     let shelf = Arc::new(Shelf::new());
-    let server = Server::from_handler(
-        tooltable_runtime::serve::adapter::McpServer::new(Registry::new(&TOOLS), shelf.clone())
-            .call_timeout(Duration::from_millis(100)),
-    );
+    let server =
+        Server::new(Registry::new(&TOOLS), shelf.clone()).call_timeout(Duration::from_millis(100));
     let running = connect(server, Client::default(), ClientLifecycleMode::Initialize).await;
     let result = running
         .call_tool(CallToolRequestParams::new("items_wait"))

@@ -199,7 +199,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Names the server differently (the default is the declaring crate's name and version).
-    pub fn implementation(
+    pub(crate) fn implementation(
         mut self,
         name: impl Into<String>,
         version: impl Into<String>,
@@ -209,14 +209,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Instructions sent to clients at initialization.
-    pub fn instructions(mut self, text: impl Into<String>) -> McpServer<C> {
+    pub(crate) fn instructions(mut self, text: impl Into<String>) -> McpServer<C> {
         self.instructions = Some(text.into());
         self
     }
 
     /// How each request's caller is determined (the default:
     /// [`transport_caller`], the caller the transport established).
-    pub fn caller(
+    pub(crate) fn caller(
         mut self,
         f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
     ) -> McpServer<C> {
@@ -225,7 +225,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// The same caller for every request, whatever the transport established.
-    pub fn fixed_caller(mut self, caller: Caller) -> McpServer<C> {
+    pub(crate) fn fixed_caller(mut self, caller: Caller) -> McpServer<C> {
         self.caller = CallerSource::Fixed(caller);
         self
     }
@@ -254,21 +254,22 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// How long, in milliseconds, a client may treat a listing as fresh.
-    pub fn ttl_ms(mut self, ttl_ms: u64) -> McpServer<C> {
+    pub(crate) fn ttl_ms(mut self, ttl_ms: u64) -> McpServer<C> {
         self.ttl_ms = ttl_ms;
         self
     }
 
-    /// Lists at most `size` tools per page (the default: all in one page).
-    pub fn page_size(mut self, size: usize) -> McpServer<C> {
-        self.page_size = Some(size.max(1));
+    /// Lists at most `size` tools per page (the default: all in one page);
+    /// `Server::page_size` checks the range.
+    pub(crate) fn page_size(mut self, size: usize) -> McpServer<C> {
+        self.page_size = Some(size);
         self
     }
 
     /// Stops a call that runs longer than `limit`: its handle is cancelled
     /// and the caller told the call took too long (default
     /// [`DEFAULT_CALL_TIMEOUT`]).
-    pub fn call_timeout(mut self, limit: Duration) -> McpServer<C> {
+    pub(crate) fn call_timeout(mut self, limit: Duration) -> McpServer<C> {
         self.call_timeout = limit;
         self
     }
@@ -276,7 +277,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The bounds each call is admitted against: calls in progress in all
     /// and per caller, and the rate per caller (default
     /// [`CallLimits::default`]). Shared by every session of this server.
-    pub fn call_limits(mut self, limits: CallLimits) -> McpServer<C> {
+    pub(crate) fn call_limits(mut self, limits: CallLimits) -> McpServer<C> {
         self.admission = Arc::new(Admission::new(limits));
         self
     }
@@ -284,14 +285,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The largest result sent, in bytes of text and data (default
     /// [`DEFAULT_MAX_RESULT_BYTES`]); a larger one is replaced by an error
     /// saying so, and logged.
-    pub fn max_result_bytes(mut self, bytes: usize) -> McpServer<C> {
+    pub(crate) fn max_result_bytes(mut self, bytes: usize) -> McpServer<C> {
         self.max_result_bytes = bytes;
         self
     }
 
     /// How long to wait for a client's answer to a question on the
     /// `initialize` era (default 10 minutes).
-    pub fn ask_timeout(mut self, limit: Duration) -> McpServer<C> {
+    pub(crate) fn ask_timeout(mut self, limit: Duration) -> McpServer<C> {
         self.ask_timeout = limit;
         self
     }
@@ -299,7 +300,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The key that seals `requestState` (at least 32 bytes). Replicas that
     /// share it can resume each other's calls; the default is random per
     /// process.
-    pub fn state_key(mut self, key: impl Into<Vec<u8>>) -> Result<McpServer<C>, StateKeyError> {
+    pub(crate) fn state_key(
+        mut self,
+        key: impl Into<Vec<u8>>,
+    ) -> Result<McpServer<C>, StateKeyError> {
         let key = key.into();
         let codec = RequestStateCodec::try_new(key).map_err(|e| {
             StateKeyError(format!(

@@ -120,6 +120,40 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.instructions(text))
     }
 
+    /// The name and version the server gives clients (default: the crate
+    /// that declared the tools, and its version).
+    pub fn implementation(
+        self,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> Server<McpServer<C>> {
+        let (name, version) = (name.into(), version.into());
+        if name.trim().is_empty() {
+            return self.refuse("the server's name must not be empty".to_owned());
+        }
+        self.adapt(|mcp| mcp.implementation(name, version))
+    }
+
+    /// How long, in milliseconds, a 2026-07-28 client may treat a listing
+    /// as fresh (`ttlMs`; default
+    /// [`DEFAULT_TTL_MS`](crate::serve::adapter::DEFAULT_TTL_MS); zero
+    /// tells it not to keep one).
+    pub fn ttl_ms(self, ttl_ms: u64) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.ttl_ms(ttl_ms))
+    }
+
+    /// How long to wait for a client's answer to a question a handler asks
+    /// on the `initialize` era (default
+    /// [`DEFAULT_ASK_TIMEOUT`](crate::serve::adapter::DEFAULT_ASK_TIMEOUT));
+    /// past it the question fails and the handler hears why.
+    pub fn ask_timeout(self, limit: std::time::Duration) -> Server<McpServer<C>> {
+        if limit.is_zero() {
+            return self
+                .refuse("the time limit on a client's answer must be more than zero".to_owned());
+        }
+        self.adapt(|mcp| mcp.ask_timeout(limit))
+    }
+
     /// How each request's caller is determined (the default:
     /// [`transport_caller`](crate::serve::adapter::transport_caller): the
     /// token's holder when HTTP authenticates, otherwise the operator).
