@@ -437,6 +437,99 @@ struct Guarding {
     rmcp_stop: CancellationToken,
 }
 
+/// What the guard decides of one line read.
+enum Verdict {
+    /// Nothing to do (a blank line, a stray message before the first request).
+    Skip,
+    /// Answered by the guard with this refusal.
+    Refuse(guard::Refused),
+    /// A listing answered from the descriptors' text.
+    Listed(String),
+    /// A request for rmcp, which must first take its place among the
+    /// requests in flight.
+    Enter(guard::RequestId, Vec<u8>),
+    /// A notification or response for rmcp.
+    Forward(Vec<u8>),
+}
+
+/// What the guard remembers from line to line.
+struct Judge {
+    limits: Limits,
+    lister: Option<Arc<dyn Lister>>,
+    /// Nobody authenticates on stdio: the caller is whoever started the
+    /// server.
+    operator: Caller,
+    /// rmcp ends a stdio session whose first message is not a request; a
+    /// stray notification or response before the first request is dropped
+    /// here instead (they are never answered anyway).
+    opened: bool,
+    /// How errors answer a request whose id is unknown: until an
+    /// `initialize` says otherwise, as the current revision does.
+    unread: Unread,
+    /// When the grace period ends, once the server is shutting down.
+    stopping: Option<tokio::time::Instant>,
+}
+
+impl Judge {
+    /// The verdict on `incoming`, given the requests in flight.
+    fn judge(&mut self, incoming: Incoming, inflight: &InFlight) -> Verdict {
+        let line = match incoming {
+            Incoming::TooLong => {
+                tracing::warn!(
+                    max_request_bytes = self.limits.max_request_bytes,
+                    "a message larger than the limit was refused"
+                );
+                return Verdict::Refuse(guard::too_large(self.limits.max_request_bytes));
+            }
+            Incoming::Line(line) => line,
+        };
+        if line.trim_ascii().is_empty() {
+            return Verdict::Skip;
+        }
+        let passed = match guard::inspect(&line, self.limits.max_depth) {
+            Err(refusal) => return Verdict::Refuse(refusal),
+            Ok(passed) if !self.opened && passed.kind != Kind::Request => {
+                tracing::debug!("a message before the first request was dropped");
+                return Verdict::Skip;
+            }
+            Ok(passed) => passed,
+        };
+        if let Some(cancelled) = &passed.cancels {
+            // rmcp sends no answer to a cancelled request.
+            inflight.leave(cancelled);
+        }
+        let Some(id) = passed.id.clone() else {
+            self.opened = true;
+            return Verdict::Forward(line);
+        };
+        if self.stopping.is_some() {
+            return Verdict::Refuse(guard::shutting_down(&id));
+        }
+        if inflight.contains(&id) {
+            return Verdict::Refuse(guard::id_in_use(&id));
+        }
+        if let Some(listing) = passed
+            .lists_tools()
+            .then_some(self.lister.as_ref())
+            .flatten()
+            .and_then(|lister| lister.answer(&line, &self.operator, None))
+        {
+            return Verdict::Listed(listing.into_string());
+        }
+        if passed.method == guard::Method::Initialize {
+            self.unread = Unread::of_version(passed.version.as_deref());
+        }
+        self.opened = true;
+        Verdict::Enter(id, line)
+    }
+}
+
+/// Writes a line to rmcp; false once rmcp is gone.
+async fn forward<P: AsyncWrite + Unpin>(to_rmcp: &mut P, mut line: Vec<u8>) -> bool {
+    line.push(b'\n');
+    to_rmcp.write_all(&line).await.is_ok() && to_rmcp.flush().await.is_ok()
+}
+
 /// Checks each line; forwards what passes to rmcp and answers what does
 /// not. When the input ends or the server shuts down, waits for the
 /// requests in flight (up to the grace period), answers what is left, and
@@ -454,26 +547,24 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
         shutdown,
         rmcp_stop,
     } = guarding;
-    // Nobody authenticates on stdio: the caller is whoever started the
-    // server.
-    let operator = Caller::operator();
-    // rmcp ends a stdio session whose first message is not a request; a
-    // stray notification or response before the first request is dropped
-    // here instead (they are never answered anyway).
-    let mut opened = false;
-    // Until an `initialize` says otherwise, errors follow the current revision.
-    let mut unread = Unread::Omitted;
-    // Set once the server is shutting down: when the grace period ends.
-    let mut stopping: Option<tokio::time::Instant> = None;
+    let mut judge = Judge {
+        limits,
+        lister,
+        operator: Caller::operator(),
+        opened: false,
+        unread: Unread::Omitted,
+        stopping: None,
+    };
     let answer = |refused: guard::Refused, unread: Unread| {
         let answers = answers.clone();
         async move { !refused.answer || answers.send(refused.response(unread)).await.is_ok() }
     };
     loop {
+        let stopping = judge.stopping;
         let incoming = tokio::select! {
             biased;
             () = shutdown.cancelled(), if stopping.is_none() => {
-                stopping = Some(tokio::time::Instant::now() + limits.shutdown_grace);
+                judge.stopping = Some(tokio::time::Instant::now() + limits.shutdown_grace);
                 continue;
             }
             () = inflight.drained(), if stopping.is_some() => break,
@@ -483,116 +574,62 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                 None => break,
             },
         };
-        let line = match incoming {
-            Incoming::TooLong => {
-                tracing::warn!(
-                    max_request_bytes = limits.max_request_bytes,
-                    "a message larger than the limit was refused"
-                );
-                if !answer(guard::too_large(limits.max_request_bytes), unread).await {
-                    break;
-                }
-                continue;
-            }
-            Incoming::Line(line) => line,
-        };
-        if line.trim_ascii().is_empty() {
-            continue;
-        }
-        let passed = match guard::inspect(&line, limits.max_depth) {
-            Err(refusal) => {
-                if !answer(refusal, unread).await {
-                    break;
-                }
-                continue;
-            }
-            Ok(passed) if !opened && passed.kind != Kind::Request => {
-                tracing::debug!("a message before the first request was dropped");
-                continue;
-            }
-            Ok(passed) => passed,
-        };
-        if let Some(id) = &passed.id {
-            let refused = if stopping.is_some() {
-                Some(guard::shutting_down(id))
-            } else if inflight.contains(id) {
-                Some(guard::id_in_use(id))
-            } else {
-                None
-            };
-            if let Some(refused) = refused {
-                if !answer(refused, unread).await {
-                    break;
-                }
-                continue;
-            }
-            if let Some(listing) = passed
-                .lists_tools()
-                .then_some(lister.as_ref())
-                .flatten()
-                .and_then(|lister| lister.answer(&line, &operator, None))
-            {
-                if answers.send(listing.into_string()).await.is_err() {
-                    break;
-                }
-                continue;
-            }
-            // Held here while the limit is reached: no more input is read
-            // until an answer is written.
-            let entered = tokio::select! {
-                entered = inflight.enter(id) => entered,
-                () = shutdown.cancelled() => Err(inflight::InUse),
-            };
-            if entered.is_err() {
-                let refused = if shutdown.is_cancelled() {
-                    guard::shutting_down(id)
-                } else {
-                    guard::id_in_use(id)
+        let going_on = match judge.judge(incoming, &inflight) {
+            Verdict::Skip => true,
+            Verdict::Refuse(refused) => answer(refused, judge.unread).await,
+            Verdict::Listed(text) => answers.send(text).await.is_ok(),
+            Verdict::Forward(line) => forward(&mut to_rmcp, line).await,
+            Verdict::Enter(id, line) => {
+                // Held here while the limit is reached: no more input is
+                // read until an answer is written.
+                let entered = tokio::select! {
+                    entered = inflight.enter(&id) => entered,
+                    () = shutdown.cancelled() => Err(inflight::InUse),
                 };
-                if !answer(refused, unread).await {
-                    break;
+                match entered {
+                    Ok(()) => forward(&mut to_rmcp, line).await,
+                    Err(_) if shutdown.is_cancelled() => {
+                        answer(guard::shutting_down(&id), judge.unread).await
+                    }
+                    Err(_) => answer(guard::id_in_use(&id), judge.unread).await,
                 }
-                continue;
             }
-            if passed.method == guard::Method::Initialize {
-                unread = Unread::of_version(passed.version.as_deref());
-            }
-        }
-        if let Some(cancelled) = &passed.cancels {
-            // rmcp sends no answer to a cancelled request.
-            inflight.leave(cancelled);
-        }
-        opened = true;
-        let mut framed = line;
-        framed.push(b'\n');
-        if to_rmcp.write_all(&framed).await.is_err() || to_rmcp.flush().await.is_err() {
+        };
+        if !going_on {
             break;
         }
     }
-    // The input ended, or the server is shutting down: what is in flight
-    // gets what is left of the grace period to finish.
-    let grace_ends =
-        stopping.unwrap_or_else(|| tokio::time::Instant::now() + limits.shutdown_grace);
+    wind_down(&judge, &inflight, &answers).await;
+    rmcp_stop.cancel();
+    let _ = to_rmcp.shutdown().await;
+}
+
+/// The input ended, or the server is shutting down: what is in flight gets
+/// what is left of the grace period to finish, and what is still running
+/// then is answered with an error saying the server stopped.
+async fn wind_down(judge: &Judge, inflight: &InFlight, answers: &mpsc::Sender<String>) {
+    let grace = judge.limits.shutdown_grace;
+    let grace_ends = judge
+        .stopping
+        .unwrap_or_else(|| tokio::time::Instant::now() + grace);
     if tokio::time::timeout_at(grace_ends, inflight.drained())
         .await
         .is_err()
     {
         tracing::warn!(
-            grace_ms = limits.shutdown_grace.as_millis() as u64,
+            grace_ms = grace.as_millis() as u64,
             "requests were still in progress when the grace period ended; they are answered with an error and cancelled"
         );
     }
     for id in inflight.abandon() {
         if answers
-            .send(guard::stopped(&id).response(unread))
+            .send(guard::stopped(&id).response(judge.unread))
             .await
             .is_err()
         {
             break;
         }
     }
-    rmcp_stop.cancel();
-    let _ = to_rmcp.shutdown().await;
 }
 
 /// The one writer of the output: what rmcp writes, and the guard's answers.
