@@ -268,25 +268,7 @@ pub(crate) fn too_slow(deadline: std::time::Duration) -> Refused {
 pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused> {
     let deep = nests_deeper_than(bytes, max_depth);
     let twice = Twice::default();
-    let mut parser = serde_json::Deserializer::from_slice(bytes);
-    let parsed = EnvelopeSeed(&twice)
-        .deserialize(&mut parser)
-        .and_then(|envelope| parser.end().map(|()| envelope));
-    let envelope = match parsed {
-        Ok(envelope) => envelope,
-        // Nested beyond serde_json's own limit, which the depth check words.
-        Err(_) if deep => return Err(too_deep(None, max_depth)),
-        Err(error) if error.is_syntax() || error.is_eof() => {
-            return Err(Refused::new(
-                PARSE_ERROR,
-                format!(
-                    "Parse error: the message is not JSON ({error}); send one JSON-RPC object per message"
-                ),
-                None,
-            ));
-        }
-        Err(_) => return Err(not_json_rpc(None, "it is not a JSON object")),
-    };
+    let envelope = envelope_of(bytes, deep, max_depth, &twice)?;
     let id = envelope.id.map(read_id);
     let echo = match &id {
         Some(Id::Valid(id)) => Some(id.to_json()),
@@ -357,25 +339,8 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
         Some(params) if params.object => params,
         Some(_) => return Err(refuse("`params` must be an object")),
     };
-    // rmcp reads a null `inputResponses` as absent, which would quietly
-    // restart a multi-round call.
-    let bad = match (params.input_responses, params.request_state) {
-        (Some(shape), _) if shape != Shape::Object => Some(
-            "`inputResponses` must be an object mapping each question's key to the client's answer",
-        ),
-        (_, Some(shape)) if shape != Shape::String => {
-            Some("`requestState` must be the string the server gave")
-        }
-        _ => None,
-    };
-    if let Some(why) = bad
-        && kind == Kind::Request
-    {
-        return Err(Refused::new(
-            INVALID_PARAMS,
-            format!("Invalid params: {why}"),
-            echo,
-        ));
+    if kind == Kind::Request {
+        check_rounds(&params, echo)?;
     }
     Ok(Passed {
         kind,
@@ -392,6 +357,56 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
             .then_some(params.protocol_version)
             .flatten(),
     })
+}
+
+/// The message's envelope, or the refusal of bytes that are not one JSON
+/// object (`deep`: nested beyond `max_depth`, which the refusal words).
+fn envelope_of<'de>(
+    bytes: &'de [u8],
+    deep: bool,
+    max_depth: usize,
+    twice: &Twice,
+) -> Result<Envelope<'de>, Refused> {
+    let mut parser = serde_json::Deserializer::from_slice(bytes);
+    let parsed = EnvelopeSeed(twice)
+        .deserialize(&mut parser)
+        .and_then(|envelope| parser.end().map(|()| envelope));
+    match parsed {
+        Ok(envelope) => Ok(envelope),
+        // Nested beyond serde_json's own limit, which the depth check words.
+        Err(_) if deep => Err(too_deep(None, max_depth)),
+        Err(error) if error.is_syntax() || error.is_eof() => Err(Refused::new(
+            PARSE_ERROR,
+            format!(
+                "Parse error: the message is not JSON ({error}); send one JSON-RPC object per message"
+            ),
+            None,
+        )),
+        Err(_) => Err(not_json_rpc(None, "it is not a JSON object")),
+    }
+}
+
+/// Refuses a request whose multi-round members have the wrong shape: rmcp
+/// reads a null `inputResponses` as absent, which would quietly restart a
+/// multi-round call.
+fn check_rounds(params: &Params, echo: Option<String>) -> Result<(), Refused> {
+    let bad = match (params.input_responses, params.request_state) {
+        (Some(shape), _) if shape != Shape::Object => Some(
+            "`inputResponses` must be an object mapping each question's key to the client's answer",
+        ),
+        (_, Some(shape)) if shape != Shape::String => {
+            Some("`requestState` must be the string the server gave")
+        }
+        _ => None,
+    };
+    match bad {
+        Some(why) => Err(Refused::new(
+            INVALID_PARAMS,
+            format!("Invalid params: {why}"),
+            echo,
+        )),
+        None => Ok(()),
+    }
 }
 
 fn not_json_rpc(id: Option<String>, why: &str) -> Refused {
