@@ -360,7 +360,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The per-call handle of a request.
     fn call_handle(
         &self,
-        context: &Arc<RequestContext<RoleServer>>,
+        context: &RequestContext<RoleServer>,
         caller: &Caller,
         rounds: Option<Rounds>,
         cancel: tokio_util::sync::CancellationToken,
@@ -409,7 +409,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 closing: self.session.closing.clone(),
             }),
             rounds,
-            transport: Some(context.clone()),
+            // For tools of an rmcp router, which need rmcp's own context;
+            // copied only for a handler that takes the handle.
+            transport: Some(Arc::new(context.clone())),
         })
     }
 
@@ -715,8 +717,6 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // Shared with a handle that carries it, for tools of an rmcp router.
-        let context = Arc::new(context);
         let caller = self.caller_of(&context);
         let arguments = request.arguments.take().unwrap_or_default();
         // Built only for a handler that takes the handle: every other call
