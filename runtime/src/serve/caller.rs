@@ -26,7 +26,7 @@ pub(crate) enum CallerSource {
 /// The caller the transport established for a request: the holder of the
 /// bearer token the HTTP transport validated, when it authenticates;
 /// otherwise the operator who started the server, who holds every
-/// permission. A [`McpServer::caller`](crate::serve::adapter::McpServer::caller) function can start from it.
+/// permission. A [`Server::caller`](crate::serve::server::Server::caller) function can start from it.
 #[cfg_attr(not(feature = "http"), allow(unused_variables))]
 pub fn transport_caller(context: &RequestContext<RoleServer>) -> Caller {
     #[cfg(feature = "http")]
