@@ -524,3 +524,63 @@ fn bad_auth_settings_are_refused_naming_the_setting() {
             .contains("is not a JWK set")
     );
 }
+
+#[tokio::test]
+async fn the_mounted_metadata_names_the_scopes_of_tools_registered_after_it_was_made() {
+    use http_body_util::BodyExt;
+    use tooltable_runtime::call::handler::{BoxFuture, Outcome, Output};
+    use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
+    use tower_service::Service;
+    struct Audit;
+    impl Provider<Shelf> for Audit {
+        fn name(&self) -> &str {
+            "audit"
+        }
+        fn tools(&self) -> Vec<ProvidedTool<Shelf>> {
+            let mut tool = ProvidedTool::new(
+                "items_audit",
+                Tier::Read,
+                "Audits the items.",
+                tooltable_runtime::serve::registry::handler(
+                    |_: &Shelf, _, _: &_| -> BoxFuture<'_, Outcome> {
+                        Box::pin(async { Ok(Output::Text("ok".into())) })
+                    },
+                ),
+            );
+            tool.permission = Some("items.audit".to_owned());
+            vec![tool]
+        }
+    }
+    let dir = TempDir::new("mounted-metadata");
+    let rsa = rsa_signer("rsa-1");
+    write_keys(&dir.0.join("jwks.json"), &[&rsa]);
+    let registry = Registry::builder(&TOOLS)
+        .max_tier(Tier::Destructive)
+        .build();
+    let service = Server::new(registry.clone(), Shelf::new())
+        .auth(
+            Auth::new(
+                ISSUER,
+                "https://n.example.test/mcp",
+                dir.0.join("jwks.json"),
+            )
+            .unwrap(),
+        )
+        .http_service()
+        .unwrap();
+    let mut metadata = service.metadata().expect("it authenticates");
+    assert_eq!(metadata.path(), "/.well-known/oauth-protected-resource/mcp");
+    registry.register(&Audit).unwrap();
+    let request = http::Request::get(metadata.path().to_owned())
+        .body(http_body_util::Empty::<bytes::Bytes>::new())
+        .unwrap();
+    let response = metadata.call(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let document: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        document["scopes_supported"],
+        json!(["items.audit", "items.delete", "items.write"]),
+        "{document}"
+    );
+}

@@ -31,7 +31,10 @@ pub async fn serve(
     }
     let listener = tokio::net::TcpListener::bind(address)
         .await
-        .map_err(|e| ServeError::Config(format!("cannot listen on {address}: {e}")))?;
+        .map_err(|source| ServeError::Io {
+            doing: format!("cannot listen on {address}"),
+            source,
+        })?;
     let address = listener.local_addr().unwrap_or(address);
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}/mcp, mounted in axum beside /healthz");
     let stopping = mcp.clone();
@@ -44,7 +47,10 @@ pub async fn serve(
             tokio::spawn(async move { stopping.shutdown().await });
         })
         .await
-        .map_err(|e| ServeError::Config(format!("the application stopped serving: {e}")))?;
+        .map_err(|source| ServeError::Io {
+            doing: "the application stopped serving".to_owned(),
+            source,
+        })?;
     mcp.shutdown().await;
     Ok(())
 }

@@ -663,6 +663,12 @@ pub(crate) fn to_rmcp_result(result: CallToolResult) -> McpCallToolResult {
     out
 }
 
+/// Whether `method` is one the adapter answers (its params, when rmcp could
+/// not parse them, are its to refuse).
+pub(crate) fn is_tools_method(method: &str) -> bool {
+    matches!(method, "tools/list" | "tools/call")
+}
+
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)]
@@ -884,8 +890,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: CustomRequest,
         _: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let known = matches!(request.method.as_str(), "tools/call" | "tools/list");
-        if known {
+        if is_tools_method(&request.method) {
             let hint = if request.method == "tools/call" {
                 "give `name` as a string and `arguments` as an object"
             } else {

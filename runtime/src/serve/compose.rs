@@ -9,7 +9,7 @@
 //! handler that declares tools of its own is refused when the server
 //! starts: two answers to `tools/list` cannot both be served.
 
-use crate::serve::adapter::McpServer;
+use crate::serve::adapter::{McpServer, is_tools_method};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -65,12 +65,6 @@ impl<C: Send + Sync + 'static, U: ServerHandler> Composed<C, U> {
     pub fn handler(&self) -> &U {
         &self.other
     }
-}
-
-/// Whether `method` is one the table answers when rmcp could not parse its
-/// params.
-fn is_tools_method(method: &str) -> bool {
-    matches!(method, "tools/list" | "tools/call")
 }
 
 impl<C: Send + Sync + 'static, U: ServerHandler + Clone> ServerHandler for Composed<C, U> {

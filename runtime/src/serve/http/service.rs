@@ -222,16 +222,10 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
     #[cfg(feature = "auth")]
     pub fn metadata(&self) -> Option<MetadataService> {
         let auth = self.shared.gate.auth.clone()?;
-        let scopes = self
-            .shared
-            .gate
-            .tools
-            .as_ref()
-            .map(|t| t.declared())
-            .unwrap_or_default();
         Some(MetadataService {
-            document: Bytes::from(auth.metadata(scopes)),
             path: auth.metadata_paths()[0].clone().into(),
+            auth,
+            tools: self.shared.gate.tools.clone(),
         })
     }
 }
@@ -317,7 +311,8 @@ where
 #[cfg(feature = "auth")]
 #[derive(Clone)]
 pub struct MetadataService {
-    document: Bytes,
+    auth: crate::serve::auth::Auth,
+    tools: Option<Arc<dyn super::ToolPermissions>>,
     path: Arc<str>,
 }
 
@@ -346,12 +341,7 @@ impl<B> tower_service::Service<Request<B>> for MetadataService {
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let response = if request.method() == Method::GET {
-            let mut response = Response::new(Full::new(self.document.clone()).boxed());
-            response.headers_mut().insert(
-                http::header::CONTENT_TYPE,
-                http::HeaderValue::from_static("application/json"),
-            );
-            response
+            metadata_response(&self.auth, self.tools.as_ref())
         } else {
             let mut response = json_response(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -646,6 +636,17 @@ fn is_metadata<B>(gate: &Gate, request: &Request<B>) -> bool {
     false
 }
 
+/// The Protected Resource Metadata, with the scopes the tools declare now
+/// (a provider registered since start-up adds its permissions).
+#[cfg(feature = "auth")]
+fn metadata_response(
+    auth: &crate::serve::auth::Auth,
+    tools: Option<&Arc<dyn super::ToolPermissions>>,
+) -> Response<Body> {
+    let scopes = tools.map(|t| t.declared()).unwrap_or_default();
+    json_response(StatusCode::OK, auth.metadata(scopes))
+}
+
 /// Checks the request's token when the server authenticates: the metadata
 /// is served to anyone, every other request needs a valid token, and the
 /// caller it establishes travels in the request's extensions.
@@ -661,12 +662,7 @@ fn authenticate<B>(
     };
     let path = request.uri().path();
     if request.method() == Method::GET && auth.metadata_paths().iter().any(|p| p == path) {
-        let scopes = gate
-            .tools
-            .as_ref()
-            .map(|t| t.declared())
-            .unwrap_or_default();
-        return Err(json_response(StatusCode::OK, auth.metadata(scopes)));
+        return Err(metadata_response(auth, gate.tools.as_ref()));
     }
     match auth.authenticate(
         request
