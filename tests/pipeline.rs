@@ -121,6 +121,9 @@ fn cargo_build(dir: &Path) -> (bool, String) {
             workspace().join("target").join("pipeline"),
         )
         .env("TOOLTABLE_WRITE", "always")
+        // The scratch crate's dependencies need no debug info; it would be
+        // most of the shared target directory.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo runs");

@@ -130,6 +130,9 @@ fn cargo(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> (bool, String) {
         .args(args)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", workspace().join("target/pipeline"))
+        // Debug info for the scratch crates' dependencies would be most of
+        // the shared target directory.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .env_remove("CI")
         .env_remove("TOOLTABLE_WRITE")
         .env_remove("RUSTFLAGS")
