@@ -5,9 +5,9 @@
 //! destructive tier; `--typed` sends every listing through rmcp.
 
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::Server;
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::serve::Server;
 
 fn main() -> std::process::ExitCode {
     let mut args = std::env::args().skip(1);

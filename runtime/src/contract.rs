@@ -16,11 +16,11 @@ pub use crate::rules::confirm::Confirm;
 pub use crate::rules::info::ToolInfo;
 pub use crate::rules::names::NameProfile;
 pub use crate::rules::tier::{Tier, World};
-pub use crate::table::name_index::NameIndex;
 pub use crate::table::shim::{Context, Reference, Shim, ShimFns};
 pub use crate::table::{Settings, Table, Tool};
 #[cfg(feature = "schema-guard")]
 pub use crate::testing;
+pub use crate::wire::name_index::NameIndex;
 pub use std::borrow::Cow;
 
 /// Used by the `#[tool]` macro: schemars' reference schemas when the

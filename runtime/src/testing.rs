@@ -20,6 +20,9 @@ use schemars::generate::{Contract as SchemarsContract, SchemaSettings};
 use serde_json::Value;
 use std::fmt;
 
+/// The schemars the guard compares with, so a test derives `JsonSchema`
+/// from the same release.
+#[doc(no_inline)]
 pub use schemars;
 
 /// Which side of serde a schema describes.

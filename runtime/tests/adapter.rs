@@ -8,11 +8,11 @@ use rmcp::model::{CacheScope, CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, RoleClient, RunningService};
 use serde_json::json;
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::policy::Caller;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::Server;
+use tooltable_runtime::Caller;
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::Server;
 
 /// A client that declares nothing, connected to `server`.
 async fn connect(
@@ -57,10 +57,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
         let listed = client.list_tools(None).await.unwrap();
         assert_eq!(listed.tools.len(), 13);
         if current {
-            assert_eq!(
-                listed.ttl_ms,
-                Some(tooltable_runtime::serve::adapter::DEFAULT_TTL_MS)
-            );
+            assert_eq!(listed.ttl_ms, Some(60_000));
             assert_eq!(listed.cache_scope, Some(CacheScope::Public));
         } else {
             assert_eq!((listed.ttl_ms, listed.cache_scope), (None, None));

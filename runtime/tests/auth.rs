@@ -14,11 +14,11 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::rules::confirm::Consent;
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::serve::auth::{Auth, AuthError};
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::{ServeError, Server};
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::policy::Consent;
+use tooltable_runtime::serve::{Auth, AuthError};
+use tooltable_runtime::serve::{ServeError, Server};
 
 const ISSUER: &str = "https://auth.example.test";
 
@@ -528,8 +528,8 @@ fn bad_auth_settings_are_refused_naming_the_setting() {
 #[tokio::test]
 async fn the_mounted_metadata_names_the_scopes_of_tools_registered_after_it_was_made() {
     use http_body_util::BodyExt;
-    use tooltable_runtime::call::handler::{BoxFuture, Outcome, Output};
-    use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
+    use tooltable_runtime::provider::{BoxFuture, Outcome, Output};
+    use tooltable_runtime::provider::{ProvidedTool, Provider};
     use tower_service::Service;
     struct Audit;
     impl Provider<Shelf> for Audit {
@@ -541,7 +541,7 @@ async fn the_mounted_metadata_names_the_scopes_of_tools_registered_after_it_was_
                 "items_audit",
                 Tier::Read,
                 "Audits the items.",
-                tooltable_runtime::serve::registry::handler(
+                tooltable_runtime::provider::handler(
                     |_: &Shelf, _, _: &_| -> BoxFuture<'_, Outcome> {
                         Box::pin(async { Ok(Output::Text("ok".into())) })
                     },

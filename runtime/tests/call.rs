@@ -7,9 +7,9 @@ use common::block_on;
 
 use serde_json::{Map, Value, json};
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::call::result::{CallError, CallToolResult};
-use tooltable_runtime::rules::confirm::Confirm;
-use tooltable_runtime::rules::tier::Tier;
+use tooltable_runtime::Confirm;
+use tooltable_runtime::Tier;
+use tooltable_runtime::{CallError, CallToolResult};
 
 fn call(shelf: &Shelf, name: &str, arguments: Value) -> Result<CallToolResult, CallError> {
     let arguments: Map<String, Value> = arguments.as_object().cloned().unwrap_or_default();

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::Registry;
 use tooltable_runtime::serve::Composed;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::{ServeError, Server};
+use tooltable_runtime::serve::{ServeError, Server};
 
 /// An application's handler serving one prompt.
 #[derive(Clone)]

@@ -11,11 +11,11 @@ use rmcp::service::ClientLifecycleMode;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::rules::confirm::Consent;
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::Server;
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::policy::Consent;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::Server;
 
 /// A server of every fixture tool, with `consent`.
 fn destructive(shelf: Arc<Shelf>, consent: Consent) -> Server<McpServer<Shelf>> {

@@ -13,13 +13,13 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::call::identity::{Identity, Permissions};
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::admission::CallLimits;
-use tooltable_runtime::serve::policy::Caller;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::{ServeError, Server};
+use tooltable_runtime::Caller;
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::call::{Identity, Permissions};
+use tooltable_runtime::serve::CallLimits;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::{ServeError, Server};
 
 fn server(shelf: Arc<Shelf>) -> Server<McpServer<Shelf>> {
     Server::new(Registry::new(&TOOLS), shelf)
@@ -393,16 +393,16 @@ async fn over_http_a_call_still_running_when_the_grace_period_ends_is_answered_w
 #[tokio::test]
 async fn over_http_a_stream_cut_off_by_the_end_of_the_grace_period_ends_with_the_error_it_is_owed()
 {
-    use tooltable_runtime::call::handle::Call;
-    use tooltable_runtime::call::handler::{Arguments, BoxFuture, Outcome, Output};
-    use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
+    use tooltable_runtime::Call;
+    use tooltable_runtime::provider::{Arguments, BoxFuture, Outcome, Output};
+    use tooltable_runtime::provider::{ProvidedTool, Provider};
     struct Stall;
     impl Provider<Shelf> for Stall {
         fn name(&self) -> &str {
             "stall"
         }
         fn tools(&self) -> Vec<ProvidedTool<Shelf>> {
-            let handler = tooltable_runtime::serve::registry::handler(
+            let handler = tooltable_runtime::provider::handler(
                 |_: &Shelf, _: Arguments, call: &Call| -> BoxFuture<'_, Outcome> {
                     Box::pin(async move {
                         call.progress(1.0, None, Some("started")).await;

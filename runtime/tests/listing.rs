@@ -9,15 +9,16 @@ use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::call::handler::{BoxFuture, Outcome, Output};
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::pins::Pins;
-use tooltable_runtime::serve::policy::Caller;
-use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
-use tooltable_runtime::serve::registry::{Registry, handler};
-use tooltable_runtime::serve::server::Server;
-use tooltable_runtime::serve::state::MemoryStore;
+use tooltable_runtime::Caller;
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::provider::handler;
+use tooltable_runtime::provider::{BoxFuture, Outcome, Output};
+use tooltable_runtime::provider::{ProvidedTool, Provider};
+use tooltable_runtime::registry::MemoryStore;
+use tooltable_runtime::registry::Pins;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::Server;
 
 /// A way of serving the fixture: a registry, who calls, and a page size.
 struct Setup {

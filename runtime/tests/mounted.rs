@@ -8,10 +8,10 @@ use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
 use std::time::Duration;
 use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::Registry;
 use tooltable_runtime::serve::HttpService;
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::{ServeError, Server};
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::{ServeError, Server};
 use tower_service::Service;
 
 fn server() -> Server<McpServer<Shelf>> {

@@ -7,8 +7,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-use tooltable_runtime::serve::state::redis::RedisStore;
-use tooltable_runtime::serve::state::{StateError, StateStore};
+use tooltable_runtime::registry::RedisStore;
+use tooltable_runtime::registry::{StateError, StateStore};
 
 struct Redis(Child, u16);
 

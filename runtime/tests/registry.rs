@@ -8,17 +8,22 @@ use common::block_on;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::call::handle::Call;
-use tooltable_runtime::call::handler::{Arguments, BoxFuture, Outcome, Output};
-use tooltable_runtime::call::result::{CallError, CallToolResult};
-use tooltable_runtime::rules::confirm::Consent;
-use tooltable_runtime::rules::tier::{Tier, World};
-use tooltable_runtime::serve::pins::Pins;
-use tooltable_runtime::serve::policy::{Caller, MaxTier};
-use tooltable_runtime::serve::provider::{ProvidedTool, Provider};
-use tooltable_runtime::serve::registry::{DISABLED, Registry, handler};
-use tooltable_runtime::serve::state::{MemoryStore, StateError};
-use tooltable_runtime::wire::fingerprint::Fingerprint;
+use tooltable_runtime::Call;
+use tooltable_runtime::Caller;
+use tooltable_runtime::Fingerprint;
+use tooltable_runtime::Registry;
+use tooltable_runtime::policy::Consent;
+use tooltable_runtime::policy::MaxTier;
+use tooltable_runtime::provider::handler;
+use tooltable_runtime::provider::{Arguments, BoxFuture, Outcome, Output};
+use tooltable_runtime::provider::{ProvidedTool, Provider};
+use tooltable_runtime::registry::Pins;
+use tooltable_runtime::registry::{MemoryStore, StateError};
+use tooltable_runtime::{CallError, CallToolResult};
+use tooltable_runtime::{Tier, World};
+
+/// What a call to a disabled tool answers, as docs/serving.md promises.
+const DISABLED: &str = "Tool is disabled on this server";
 
 fn args(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
@@ -66,7 +71,7 @@ fn read_only_server() -> Registry<Shelf> {
 }
 
 /// A registry that serves every tier, with `policy` and a state store.
-fn everything() -> tooltable_runtime::serve::registry::RegistryBuilder<Shelf> {
+fn everything() -> tooltable_runtime::registry::RegistryBuilder<Shelf> {
     Registry::builder(&TOOLS).max_tier(Tier::Destructive)
 }
 
@@ -101,7 +106,7 @@ fn with_stats(description: &'static str) -> Registry<Shelf> {
     registry
 }
 
-fn echo_handler() -> tooltable_runtime::call::handler::DynHandler<Shelf> {
+fn echo_handler() -> tooltable_runtime::provider::DynHandler<Shelf> {
     handler(
         |_store: &Shelf, arguments: Arguments, _call: &Call| -> BoxFuture<'_, Outcome> {
             Box::pin(async move { Ok(Output::Structured(Value::Object(arguments))) })

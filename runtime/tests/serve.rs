@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::{ServeError, Server};
+use tooltable_runtime::Registry;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::{ServeError, Server};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
@@ -238,7 +238,7 @@ async fn settings_out_of_range_are_refused_naming_the_setting_before_serving() {
 #[tokio::test]
 async fn pages_walk_the_whole_list_and_the_last_has_no_cursor() {
     let registry = Registry::builder(&TOOLS)
-        .max_tier(tooltable_runtime::rules::tier::Tier::Destructive)
+        .max_tier(tooltable_runtime::Tier::Destructive)
         .build();
     let mut pipe = Pipe::start(
         Server::new(registry, Shelf::new())

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::Server;
+use tooltable_runtime::Registry;
+use tooltable_runtime::serve::Server;
 
 #[tokio::test]
 async fn a_question_is_answered_in_both_eras_with_the_same_handler() {
@@ -511,7 +511,7 @@ async fn a_cancellation_for_an_unknown_request_is_ignored() {
 #[tokio::test]
 async fn a_legacy_session_is_told_when_a_tool_is_switched_off_or_a_provider_registers() {
     let registry = Registry::builder(&TOOLS)
-        .store(tooltable_runtime::serve::state::MemoryStore::new())
+        .store(tooltable_runtime::registry::MemoryStore::new())
         .build();
     let client = Client::default();
     let running = connect(
@@ -541,19 +541,17 @@ async fn a_legacy_session_is_told_when_a_tool_is_switched_off_or_a_provider_regi
     registry.set_enabled("items_get", true).unwrap();
     wait_for(2).await;
     struct Extra;
-    impl tooltable_runtime::serve::provider::Provider<Shelf> for Extra {
+    impl tooltable_runtime::provider::Provider<Shelf> for Extra {
         fn name(&self) -> &str {
             "extra"
         }
-        fn tools(&self) -> Vec<tooltable_runtime::serve::provider::ProvidedTool<Shelf>> {
-            vec![tooltable_runtime::serve::provider::ProvidedTool::new(
+        fn tools(&self) -> Vec<tooltable_runtime::provider::ProvidedTool<Shelf>> {
+            vec![tooltable_runtime::provider::ProvidedTool::new(
                 "items_extra",
-                tooltable_runtime::rules::tier::Tier::Read,
+                tooltable_runtime::Tier::Read,
                 "An extra tool.",
-                tooltable_runtime::serve::registry::handler(|_: &Shelf, _, _| {
-                    Box::pin(async {
-                        Ok(tooltable_runtime::call::handler::Output::Text("x".into()))
-                    })
+                tooltable_runtime::provider::handler(|_: &Shelf, _, _| {
+                    Box::pin(async { Ok(tooltable_runtime::provider::Output::Text("x".into())) })
                 }),
             )]
         }

@@ -231,7 +231,7 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
     let _ = writeln!(out, "    &{},", link::ENTRIES_STATIC);
     let names: Vec<&str> = table.tools.iter().map(|t| t.name.as_str()).collect();
     let literals = names.iter().map(|n| lit(n)).collect::<Vec<_>>().join(", ");
-    let slots = tooltable_runtime::table::name_index::build(&names)
+    let slots = tooltable_runtime::wire::name_index::build(&names)
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()

@@ -19,7 +19,7 @@ use rmcp::{ErrorData, ServerHandler};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use tooltable::registry::MemoryStore;
-use tooltable::serve::{Composed, DEFAULT_TTL_MS, Server};
+use tooltable::serve::{Composed, Server};
 use tooltable::{Registry, Tier};
 
 /// The methods of the `initialize` eras that the 2026-07-28 revision
@@ -89,12 +89,16 @@ fn is_current(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// The caching hints for this request: none before 2026-07-28; after, the
-/// library's default freshness, shareable (nothing here depends on the
-/// caller).
+/// How long a client may keep these lists: a minute, as the table's
+/// listings by default (they never change while the server runs, but a
+/// client should still look again now and then).
+const TTL_MS: u64 = 60_000;
+
+/// The caching hints for this request: none before 2026-07-28; after,
+/// [`TTL_MS`], shareable (nothing here depends on the caller).
 fn cache_hints(context: &RequestContext<RoleServer>) -> (Option<u64>, Option<CacheScope>) {
     if is_current(context) {
-        (Some(DEFAULT_TTL_MS), Some(CacheScope::Public))
+        (Some(TTL_MS), Some(CacheScope::Public))
     } else {
         (None, None)
     }

@@ -7,11 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use tooltable::serve::{
-    CallLimits, DEFAULT_CALL_TIMEOUT, DEFAULT_CALLS_PER_SECOND, DEFAULT_MAX_CONCURRENT_CALLS,
-    DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_BYTES,
-    DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_SESSIONS,
-};
+use tooltable::serve::CallLimits;
 
 #[derive(Parser)]
 #[command(
@@ -85,9 +81,9 @@ struct ServeArgs {
     /// such clients cannot delete; clients that can ask always ask.
     #[arg(long)]
     confirm_by_argument: bool,
-    /// The largest request accepted, in bytes.
-    #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES)]
-    max_request_bytes: usize,
+    /// The largest request accepted, in bytes (the library's default: 4 MiB).
+    #[arg(long, value_name = "BYTES")]
+    max_request_bytes: Option<usize>,
     /// List at most this many tools per page (all in one page by default).
     #[arg(long)]
     page_size: Option<usize>,
@@ -110,28 +106,33 @@ struct ServeArgs {
     /// proxy that authenticates every request itself.
     #[arg(long, conflicts_with = "auth_issuer")]
     insecure_no_auth: bool,
-    /// Stop a call that runs longer than this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_CALL_TIMEOUT.as_secs())]
-    call_timeout: u64,
-    /// Calls in progress at once, in all.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONCURRENT_CALLS)]
-    max_calls: usize,
-    /// Calls in progress at once for one authenticated caller.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER)]
-    max_calls_per_caller: usize,
-    /// Calls one authenticated caller may start per second, on average
-    /// (bursts of twice as many).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CALLS_PER_SECOND)]
-    calls_per_second: u32,
-    /// The largest result sent, in bytes of text and data.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_RESULT_BYTES)]
-    max_result_bytes: usize,
-    /// HTTP connections open at once.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS)]
-    max_connections: usize,
-    /// `initialize`-era HTTP sessions held at once.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS)]
-    max_sessions: usize,
+    /// Stop a call that runs longer than this many seconds (the library's
+    /// default: 15 minutes).
+    #[arg(long, value_name = "SECONDS")]
+    call_timeout: Option<u64>,
+    /// Calls in progress at once, in all (the library's default: 64).
+    #[arg(long, value_name = "N")]
+    max_calls: Option<usize>,
+    /// Calls in progress at once for one authenticated caller (the
+    /// library's default: 16).
+    #[arg(long, value_name = "N")]
+    max_calls_per_caller: Option<usize>,
+    /// Calls one authenticated caller may start per second, on average,
+    /// with bursts of twice as many (the library's default: 50, bursts of
+    /// 100).
+    #[arg(long, value_name = "N")]
+    calls_per_second: Option<u32>,
+    /// The largest result sent, in bytes of text and data (the library's
+    /// default: 16 MiB).
+    #[arg(long, value_name = "BYTES")]
+    max_result_bytes: Option<usize>,
+    /// HTTP connections open at once (the library's default: 1024).
+    #[arg(long, value_name = "N")]
+    max_connections: Option<usize>,
+    /// `initialize`-era HTTP sessions held at once (the library's default:
+    /// 1024).
+    #[arg(long, value_name = "N")]
+    max_sessions: Option<usize>,
     /// Over HTTP, answer 408 and close a connection whose request body has
     /// not arrived this many seconds after its headers (the library's
     /// default: 30).
@@ -157,7 +158,24 @@ struct ServeArgs {
 }
 
 impl ServeArgs {
+    /// The library's call limits, with what the flags set.
+    fn call_limits(&self) -> CallLimits {
+        let mut limits = CallLimits::default();
+        if let Some(calls) = self.max_calls {
+            limits.max_concurrent = calls;
+        }
+        if let Some(calls) = self.max_calls_per_caller {
+            limits.max_concurrent_per_caller = calls;
+        }
+        if let Some(rate) = self.calls_per_second {
+            limits.per_second = rate;
+            limits.burst = rate.saturating_mul(2);
+        }
+        limits
+    }
+
     fn into_options(self) -> Options {
+        let call_limits = self.call_limits();
         Options {
             db: self.db,
             http: self.http,
@@ -177,13 +195,8 @@ impl ServeArgs {
             },
             allowed_origins: self.allowed_origin,
             insecure_no_auth: self.insecure_no_auth,
-            call_timeout: Duration::from_secs(self.call_timeout),
-            call_limits: CallLimits {
-                max_concurrent: self.max_calls,
-                max_concurrent_per_caller: self.max_calls_per_caller,
-                per_second: self.calls_per_second,
-                burst: self.calls_per_second.saturating_mul(2),
-            },
+            call_timeout: self.call_timeout.map(Duration::from_secs),
+            call_limits,
             max_result_bytes: self.max_result_bytes,
             max_connections: self.max_connections,
             max_sessions: self.max_sessions,

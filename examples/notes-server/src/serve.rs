@@ -36,8 +36,9 @@ pub struct Options {
     pub allow_destructive: bool,
     /// Let clients that cannot ask their user confirm with `confirm: true`.
     pub confirm_by_argument: bool,
-    /// The largest request accepted, in bytes.
-    pub max_request_bytes: usize,
+    /// The largest request accepted, in bytes (the library's default when
+    /// absent).
+    pub max_request_bytes: Option<usize>,
     /// List at most this many tools per page (all in one page when absent).
     pub page_size: Option<usize>,
     /// Bearer-token authentication over HTTP.
@@ -47,16 +48,18 @@ pub struct Options {
     /// Serve a non-loopback address without tokens (behind a proxy that
     /// authenticates).
     pub insecure_no_auth: bool,
-    /// How long a call may run.
-    pub call_timeout: Duration,
+    /// How long a call may run (the library's default when absent).
+    pub call_timeout: Option<Duration>,
     /// The bounds each call is admitted against.
     pub call_limits: CallLimits,
-    /// The largest result sent, in bytes.
-    pub max_result_bytes: usize,
-    /// HTTP connections open at once.
-    pub max_connections: usize,
-    /// `initialize`-era HTTP sessions held at once.
-    pub max_sessions: usize,
+    /// The largest result sent, in bytes (the library's default when
+    /// absent).
+    pub max_result_bytes: Option<usize>,
+    /// HTTP connections open at once (the library's default when absent).
+    pub max_connections: Option<usize>,
+    /// `initialize`-era HTTP sessions held at once (the library's default
+    /// when absent).
+    pub max_sessions: Option<usize>,
     /// How long a request body may take to arrive over HTTP (the library's
     /// default when absent).
     pub body_read_timeout: Option<Duration>,
@@ -135,13 +138,23 @@ pub fn server(
 ) -> Result<Server<McpServer<Store>>, Box<dyn std::error::Error>> {
     let mut server = Server::new(registry(max_tier(options), consent(options), flags), store)
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")
-        .max_request_bytes(options.max_request_bytes)
         .insecure_no_auth(options.insecure_no_auth)
-        .call_timeout(options.call_timeout)
-        .call_limits(options.call_limits)
-        .max_result_bytes(options.max_result_bytes)
-        .max_connections(options.max_connections)
-        .max_sessions(options.max_sessions);
+        .call_limits(options.call_limits);
+    if let Some(bytes) = options.max_request_bytes {
+        server = server.max_request_bytes(bytes);
+    }
+    if let Some(limit) = options.call_timeout {
+        server = server.call_timeout(limit);
+    }
+    if let Some(bytes) = options.max_result_bytes {
+        server = server.max_result_bytes(bytes);
+    }
+    if let Some(connections) = options.max_connections {
+        server = server.max_connections(connections);
+    }
+    if let Some(sessions) = options.max_sessions {
+        server = server.max_sessions(sessions);
+    }
     if let Some(size) = options.page_size {
         server = server.page_size(size);
     }

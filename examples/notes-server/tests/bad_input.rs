@@ -9,7 +9,7 @@ use notes_server::{Store, TOOLS};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
-use tooltable::declarations::{FieldRule, Ingest, Kind, validate_declaration};
+use tooltable::declarations::{FieldKind, FieldRule, Ingest, validate_declaration};
 use tooltable::policy::Consent;
 use tooltable::{Caller, Registry, Tier};
 
@@ -109,7 +109,7 @@ proptest! {
     #[test]
     fn arbitrary_meta_bags_are_ingested_without_panicking_and_keep_only_valid_known_fields(meta in json(), bag in json()) {
         let ingest = Ingest::new();
-        let known = [FieldRule::new("audience", Kind::String), FieldRule::new("deprecated", Kind::BoolOrString), FieldRule::new("cost", Kind::Literal)];
+        let known = [FieldRule::new("audience", FieldKind::String), FieldRule::new("deprecated", FieldKind::BoolOrString), FieldRule::new("cost", FieldKind::Literal)];
         for meta in [meta, json!({"k/declarations": bag})] {
             let got = ingest.read("server", "tool", &meta, "k/declarations", &known);
             for (name, value) in &got.fields {

@@ -3,7 +3,7 @@
 //! Most tools return a value (structured content) or a string (text); a
 //! handler that needs images, audio or resources returns [`Content`] blocks
 //! directly, one or several. Each block serializes to the MCP shape for its
-//! `type`, with the optional [`Annotations`] MCP defines for content (who it
+//! `type`, with the optional [`ContentAnnotations`] MCP defines for content (who it
 //! is for, how important it is, when it last changed).
 
 use serde_json::{Map, Value};
@@ -16,7 +16,7 @@ pub enum Content {
         /// The text.
         text: String,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Box<Annotations>>,
+        annotations: Option<Box<ContentAnnotations>>,
     },
     /// An image, base64-encoded.
     Image {
@@ -25,7 +25,7 @@ pub enum Content {
         /// The image's MIME type, such as `image/png`.
         mime_type: String,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Box<Annotations>>,
+        annotations: Option<Box<ContentAnnotations>>,
     },
     /// Audio, base64-encoded.
     Audio {
@@ -34,7 +34,7 @@ pub enum Content {
         /// The audio's MIME type, such as `audio/wav`.
         mime_type: String,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Box<Annotations>>,
+        annotations: Option<Box<ContentAnnotations>>,
     },
     /// A link to a resource the client can read.
     ResourceLink(Box<ResourceLink>),
@@ -47,7 +47,7 @@ pub enum Content {
         /// Its contents.
         body: ResourceBody,
         /// Who the block is for, and how much it matters.
-        annotations: Option<Box<Annotations>>,
+        annotations: Option<Box<ContentAnnotations>>,
     },
 }
 
@@ -68,7 +68,7 @@ pub struct ResourceLink {
     /// Its size in bytes, if known.
     pub size: Option<u64>,
     /// Who the block is for, and how much it matters.
-    pub annotations: Option<Box<Annotations>>,
+    pub annotations: Option<Box<ContentAnnotations>>,
 }
 
 /// The contents of an embedded resource.
@@ -102,7 +102,7 @@ impl Role {
 /// MCP's annotations on a content block: hints a client may use to decide
 /// what to show and to whom. They are hints, never enforced.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Annotations {
+pub struct ContentAnnotations {
     /// Who the block is for; empty means unsaid.
     pub audience: Vec<Role>,
     /// How important it is, from 0 (least) to 1 (most).
@@ -111,7 +111,7 @@ pub struct Annotations {
     pub last_modified: Option<String>,
 }
 
-impl Annotations {
+impl ContentAnnotations {
     /// The annotations' MCP JSON.
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
@@ -209,13 +209,13 @@ impl Content {
     }
 
     /// The same block with `annotations`.
-    pub fn with_annotations(mut self, new: Annotations) -> Content {
+    pub fn with_annotations(mut self, new: ContentAnnotations) -> Content {
         *self.annotations_mut() = Some(Box::new(new));
         self
     }
 
     /// The block's annotations, if any.
-    pub fn annotations(&self) -> Option<&Annotations> {
+    pub fn annotations(&self) -> Option<&ContentAnnotations> {
         match self {
             Content::Text { annotations, .. }
             | Content::Image { annotations, .. }
@@ -225,7 +225,7 @@ impl Content {
         }
     }
 
-    fn annotations_mut(&mut self) -> &mut Option<Box<Annotations>> {
+    fn annotations_mut(&mut self) -> &mut Option<Box<ContentAnnotations>> {
         match self {
             Content::Text { annotations, .. }
             | Content::Image { annotations, .. }
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn every_kind_serializes_to_its_mcp_shape_with_annotations() {
-        let notes = Annotations {
+        let notes = ContentAnnotations {
             audience: vec![Role::User],
             priority: Some(0.5),
             last_modified: Some("2026-11-30T00:00:00Z".into()),
@@ -367,7 +367,7 @@ mod tests {
                 body: ResourceBody::Text("t".into()),
                 annotations: None
             }
-            .with_annotations(Annotations::default())
+            .with_annotations(ContentAnnotations::default())
             .to_json()["annotations"],
             json!({})
         );

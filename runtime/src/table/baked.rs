@@ -5,7 +5,7 @@
 //! at build time: validated metadata, the descriptor's served text, its
 //! fingerprint, and the function that invokes the handler. Nothing here is
 //! computed at start-up; a lookup by name goes through the hash index the
-//! build script laid out (see [`crate::table::name_index`]).
+//! build script laid out (see [`crate::wire::name_index`]).
 
 use crate::call::handle::Call;
 use crate::call::handler::{Handler, Invoke};
@@ -14,10 +14,10 @@ use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::names::NameProfile;
 use crate::rules::validate::{SchemaError, Validator};
-use crate::table::name_index::NameIndex;
 use crate::table::shim::{Reference, ShimFns};
 use crate::wire::fingerprint::Fingerprint;
 use crate::wire::manifest::{Manifest, ManifestTool};
+use crate::wire::name_index::NameIndex;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
@@ -235,7 +235,7 @@ impl<C: 'static> Table<C> {
     /// The call is your program's own, with no model between it and the
     /// tool, so a confirming tool is confirmed by `confirm: true` in the
     /// arguments. Serve calls from clients through a
-    /// [`Registry`](crate::serve::registry::Registry), whose
+    /// [`Registry`](crate::registry::registry::Registry), whose
     /// [`Consent`](crate::rules::confirm::Consent) setting decides instead.
     ///
     /// An unknown name is a protocol error (JSON-RPC -32602). Everything else

@@ -1,14 +1,9 @@
 //! The baked table: what the build script compiles into a server.
 //!
-//! The name index's layout is shared with the build script, which lays it
-//! out, so it is compiled without the `serve` feature; the table itself and
-//! the contract with the `#[tool]` shims are run-time only.
+//! The table itself and the contract with the `#[tool]` shims; the name
+//! index's layout, which the build script lays out, is in the wire layer.
 
-#[cfg(feature = "serve")]
 mod baked;
-pub mod name_index;
-#[cfg(feature = "serve")]
-pub mod shim;
+pub(crate) mod shim;
 
-#[cfg(feature = "serve")]
 pub use baked::{Settings, Table, Tool};

@@ -10,3 +10,4 @@ pub mod descriptor;
 pub mod fingerprint;
 pub mod json_text;
 pub mod manifest;
+pub mod name_index;

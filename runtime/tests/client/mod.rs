@@ -24,9 +24,9 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tooltable_fixture::{Shelf, TOOLS};
-use tooltable_runtime::serve::adapter::McpServer;
-use tooltable_runtime::serve::registry::Registry;
-use tooltable_runtime::serve::server::Server;
+use tooltable_runtime::Registry;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::Server;
 
 /// A client that answers every question, and records what it was told.
 #[derive(Clone, Default)]

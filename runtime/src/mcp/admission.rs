@@ -13,8 +13,8 @@
 //! applies to them: a per-caller budget shared by everyone would be a
 //! server-wide rate limit nobody asked for.
 
+use crate::registry::policy::Caller;
 use crate::rules::quote;
-use crate::serve::policy::Caller;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
@@ -24,13 +24,13 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Calls in progress at once, in all, by default.
-pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
+pub(crate) const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
 /// Calls in progress at once for one caller, by default.
-pub const DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER: usize = 16;
+pub(crate) const DEFAULT_MAX_CONCURRENT_CALLS_PER_CALLER: usize = 16;
 /// Calls a caller may start per second, on average, by default.
-pub const DEFAULT_CALLS_PER_SECOND: u32 = 50;
+pub(crate) const DEFAULT_CALLS_PER_SECOND: u32 = 50;
 /// Calls a caller may start at once after a quiet spell, by default.
-pub const DEFAULT_CALL_BURST: u32 = 100;
+pub(crate) const DEFAULT_CALL_BURST: u32 = 100;
 
 /// How often, in admitted calls, the rate limiter forgets callers it has
 /// not seen for a while, so its memory stays bounded by recent callers.
@@ -39,13 +39,13 @@ const FORGET_EVERY: u64 = 1024;
 /// The bounds a call is admitted against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallLimits {
-    /// Calls in progress at once, in all.
+    /// Calls in progress at once, in all (default 64).
     pub max_concurrent: usize,
-    /// Calls in progress at once for one caller.
+    /// Calls in progress at once for one caller (default 16).
     pub max_concurrent_per_caller: usize,
-    /// Calls one caller may start per second, on average.
+    /// Calls one caller may start per second, on average (default 50).
     pub per_second: u32,
-    /// Calls one caller may start at once after a quiet spell.
+    /// Calls one caller may start at once after a quiet spell (default 100).
     pub burst: u32,
 }
 

@@ -2,7 +2,7 @@
 //! one, or a function of rmcp's request context. The adapter decides with
 //! it, and the baked listing path reads it to know when it may answer.
 
-use crate::serve::policy::Caller;
+use crate::registry::policy::Caller;
 use rmcp::service::{RequestContext, RoleServer};
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ pub(crate) enum CallerSource {
 /// The caller the transport established for a request: the holder of the
 /// bearer token the HTTP transport validated, when it authenticates;
 /// otherwise the operator who started the server, who holds every
-/// permission. A [`Server::caller`](crate::serve::server::Server::caller) function can start from it.
+/// permission. A [`Server::caller`](crate::server::Server::caller) function can start from it.
 #[cfg_attr(not(feature = "http"), allow(unused_variables))]
 pub fn transport_caller(context: &RequestContext<RoleServer>) -> Caller {
     #[cfg(feature = "http")]

@@ -4,11 +4,11 @@
 use super::answer::{self, Answering, Body, json_response, refusal};
 use super::headers::{stateless_listing, unread_of};
 use super::{Gate, MCP_PATH};
-use crate::serve::connections::Place;
-use crate::serve::error::ServeError;
-use crate::serve::guard::{self, Passed, Refused, RequestId, Unread};
-use crate::serve::limits::Limits;
-use crate::serve::listing::Lister;
+use crate::mcp::listing::Lister;
+use crate::transport::connections::Place;
+use crate::transport::error::ServeError;
+use crate::transport::guard::{self, Passed, Refused, RequestId, Unread};
+use crate::transport::limits::Limits;
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full, Limited};
@@ -52,8 +52,8 @@ const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
 /// mcp.shutdown().await;
 /// ```
 ///
-/// [`Server::http`]: crate::serve::server::Server::http
-/// [`Server::http_service`]: crate::serve::server::Server::http_service
+/// [`Server::http`]: crate::server::Server::http
+/// [`Server::http_service`]: crate::server::Server::http_service
 pub struct HttpService<H: ServerHandler> {
     shared: Arc<Shared<H>>,
 }
@@ -233,8 +233,8 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
 impl<H: ServerHandler + Send + 'static> HttpService<H> {
     /// Refuses to serve at `address` when anyone who can reach it could
     /// call the tools: an address other than loopback needs bearer tokens
-    /// ([`Server::auth`](crate::serve::server::Server::auth)) or, behind a proxy
-    /// that authenticates, [`Server::insecure_no_auth`](crate::serve::server::Server::insecure_no_auth).
+    /// ([`Server::auth`](crate::server::Server::auth)) or, behind a proxy
+    /// that authenticates, [`Server::insecure_no_auth`](crate::server::Server::insecure_no_auth).
     /// The server's own listener checks this before it serves; an
     /// application that mounts the service should check the address it
     /// binds.
@@ -259,7 +259,7 @@ impl<H: ServerHandler + Send + 'static> HttpService<H> {
 
     /// Shuts the service down: requests that arrive from now on are
     /// refused, those in progress get the grace period
-    /// ([`Server::shutdown_grace`](crate::serve::server::Server::shutdown_grace)) to
+    /// ([`Server::shutdown_grace`](crate::server::Server::shutdown_grace)) to
     /// finish, what is still running then is answered with an error saying
     /// the server stopped, and rmcp's sessions end. Returns when every
     /// answer was written, or a second after the grace period ended.
@@ -311,7 +311,7 @@ where
 #[cfg(feature = "auth")]
 #[derive(Clone)]
 pub struct MetadataService {
-    auth: crate::serve::auth::Auth,
+    auth: crate::transport::auth::Auth,
     tools: Option<Arc<dyn super::ToolPermissions>>,
     path: Arc<str>,
 }
@@ -405,7 +405,7 @@ where
         Err(response) => return response,
     };
     #[cfg(not(feature = "auth"))]
-    let caller: Option<crate::serve::policy::Caller> = None;
+    let caller: Option<crate::registry::policy::Caller> = None;
     if request.method() != Method::POST {
         return shared.service.handle(request).await;
     }
@@ -438,7 +438,7 @@ struct Arrived {
     bytes: Bytes,
     passed: Passed,
     unread: Unread,
-    caller: Option<crate::serve::policy::Caller>,
+    caller: Option<crate::registry::policy::Caller>,
 }
 
 /// Reads a POST body within the size limit and the body deadline.
@@ -523,7 +523,7 @@ where
     {
         let caller = caller
             .clone()
-            .unwrap_or_else(crate::serve::policy::Caller::operator);
+            .unwrap_or_else(crate::registry::policy::Caller::operator);
         if let Some(answer) = lister.answer(&bytes, &caller, Some(version)) {
             return json_response(StatusCode::OK, answer.into_string());
         }
@@ -640,7 +640,7 @@ fn is_metadata<B>(gate: &Gate, request: &Request<B>) -> bool {
 /// (a provider registered since start-up adds its permissions).
 #[cfg(feature = "auth")]
 fn metadata_response(
-    auth: &crate::serve::auth::Auth,
+    auth: &crate::transport::auth::Auth,
     tools: Option<&Arc<dyn super::ToolPermissions>>,
 ) -> Response<Body> {
     let scopes = tools.map(|t| t.declared()).unwrap_or_default();
@@ -655,8 +655,8 @@ fn metadata_response(
 fn authenticate<B>(
     gate: &Gate,
     mut request: Request<B>,
-) -> Result<(Request<B>, Option<crate::serve::policy::Caller>), Response<Body>> {
-    use crate::serve::auth::Rejection;
+) -> Result<(Request<B>, Option<crate::registry::policy::Caller>), Response<Body>> {
+    use crate::transport::auth::Rejection;
     let Some(auth) = &gate.auth else {
         return Ok((request, None));
     };
@@ -704,9 +704,9 @@ fn authenticate<B>(
 /// the permission the tool needs, so the client can ask for that scope.
 #[cfg(feature = "auth")]
 fn insufficient_scope(
-    auth: &crate::serve::auth::Auth,
+    auth: &crate::transport::auth::Auth,
     gate: &Gate,
-    caller: &crate::serve::policy::Caller,
+    caller: &crate::registry::policy::Caller,
     name: &str,
 ) -> Option<Response<Body>> {
     let permission = gate.tools.as_ref()?.permission(name)?;

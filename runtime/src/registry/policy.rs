@@ -10,9 +10,9 @@
 //! tier raised by a named switch, enabled toolsets, and their combination.
 
 use crate::call::identity::{Identity, Permissions};
+use crate::registry::pins::Pins;
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
-use crate::serve::pins::Pins;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;

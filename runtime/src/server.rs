@@ -8,11 +8,11 @@
 //! and (on stdio) the input closing. Settings are checked before serving
 //! starts, and a bad one is refused with a sentence naming it.
 
-use crate::serve::adapter::McpServer;
-use crate::serve::compose::Composed;
-use crate::serve::listing::Lister;
-use crate::serve::policy::Caller;
-use crate::serve::registry::Registry;
+use crate::mcp::adapter::McpServer;
+use crate::mcp::compose::Composed;
+use crate::mcp::listing::Lister;
+use crate::registry::policy::Caller;
+use crate::registry::registry::Registry;
 use rmcp::ServerHandler;
 use rmcp::service::{RequestContext, RoleServer};
 use std::future::Future;
@@ -21,23 +21,18 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// The largest message accepted by default, on either transport (4 MiB).
-pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 /// The deepest nesting of arrays and objects accepted by default.
-pub const DEFAULT_MAX_DEPTH: usize = 64;
+pub(crate) const DEFAULT_MAX_DEPTH: usize = 64;
 /// The most tools a page of `tools/list` may hold.
-pub const MAX_PAGE_SIZE: usize = 10_000;
+pub(crate) const MAX_PAGE_SIZE: usize = 10_000;
 /// The smallest message limit: room for any ordinary request.
-pub const MIN_REQUEST_BYTES: usize = 1024;
+pub(crate) const MIN_REQUEST_BYTES: usize = 1024;
 /// The deepest nesting a server may allow: serde_json's own recursion limit.
-pub const MAX_DEPTH_LIMIT: usize = 128;
+pub(crate) const MAX_DEPTH_LIMIT: usize = 128;
 
-#[cfg(feature = "http")]
-pub use crate::serve::http::{
-    DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS,
-};
-
-pub use crate::serve::error::ServeError;
-pub(crate) use crate::serve::limits::Limits;
+use crate::transport::error::ServeError;
+use crate::transport::limits::Limits;
 
 /// The most requests of one stdio session in flight at once, by default.
 pub(crate) const DEFAULT_MAX_IN_FLIGHT: usize = 256;
@@ -56,7 +51,7 @@ struct Prepared<H> {
     limits: Limits,
     lister: Option<Lists<H>>,
     #[cfg(feature = "http")]
-    gate: crate::serve::http::Gate,
+    gate: crate::transport::http::Gate,
     shutdown: CancellationToken,
 }
 
@@ -81,7 +76,7 @@ pub struct Server<H> {
     /// [`McpServer`] has one.
     lister: Option<Lists<H>>,
     #[cfg(feature = "http")]
-    gate: crate::serve::http::Gate,
+    gate: crate::transport::http::Gate,
     signals: bool,
     shutdown: Option<ShutdownFuture>,
     refused: Option<String>,
@@ -135,17 +130,15 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     }
 
     /// How long, in milliseconds, a 2026-07-28 client may treat a listing
-    /// as fresh (`ttlMs`; default
-    /// [`DEFAULT_TTL_MS`](crate::serve::adapter::DEFAULT_TTL_MS); zero
-    /// tells it not to keep one).
+    /// as fresh (`ttlMs`; default 60 000, a minute; zero tells it not to
+    /// keep one).
     pub fn ttl_ms(self, ttl_ms: u64) -> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.ttl_ms(ttl_ms))
     }
 
     /// How long to wait for a client's answer to a question a handler asks
-    /// on the `initialize` era (default
-    /// [`DEFAULT_ASK_TIMEOUT`](crate::serve::adapter::DEFAULT_ASK_TIMEOUT));
-    /// past it the question fails and the handler hears why.
+    /// on the `initialize` era (default 10 minutes); past it the question
+    /// fails and the handler hears why.
     pub fn ask_timeout(self, limit: std::time::Duration) -> Server<McpServer<C>> {
         if limit.is_zero() {
             return self
@@ -155,7 +148,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     }
 
     /// How each request's caller is determined (the default:
-    /// [`transport_caller`](crate::serve::adapter::transport_caller): the
+    /// [`transport_caller`](crate::serve::transport_caller): the
     /// token's holder when HTTP authenticates, otherwise the operator).
     pub fn caller(
         self,
@@ -169,9 +162,8 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.fixed_caller(caller))
     }
 
-    /// Stops a call that runs longer than `limit` (default
-    /// [`DEFAULT_CALL_TIMEOUT`](crate::serve::adapter::DEFAULT_CALL_TIMEOUT)):
-    /// its handle is cancelled and the caller told it took too long.
+    /// Stops a call that runs longer than `limit` (default 15 minutes): its
+    /// handle is cancelled and the caller told it took too long.
     pub fn call_timeout(self, limit: std::time::Duration) -> Server<McpServer<C>> {
         if limit.is_zero() {
             return self.refuse("the call time limit must be more than zero".to_owned());
@@ -181,17 +173,16 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
 
     /// The bounds each call is admitted against: calls in progress in all
     /// and per caller, and the rate per caller (default
-    /// [`CallLimits::default`](crate::serve::admission::CallLimits)).
-    pub fn call_limits(self, limits: crate::serve::admission::CallLimits) -> Server<McpServer<C>> {
+    /// [`CallLimits::default`](crate::serve::CallLimits)).
+    pub fn call_limits(self, limits: crate::mcp::admission::CallLimits) -> Server<McpServer<C>> {
         if let Err(why) = limits.check() {
             return self.refuse(why);
         }
         self.adapt(|mcp| mcp.call_limits(limits))
     }
 
-    /// The largest result sent, in bytes of text and data (default
-    /// [`DEFAULT_MAX_RESULT_BYTES`](crate::serve::adapter::DEFAULT_MAX_RESULT_BYTES),
-    /// at least [`MIN_REQUEST_BYTES`]); a larger one is replaced by an error
+    /// The largest result sent, in bytes of text and data (default 16 MiB,
+    /// at least 1024); a larger one is replaced by an error
     /// saying so.
     pub fn max_result_bytes(self, bytes: usize) -> Server<McpServer<C>> {
         if bytes < MIN_REQUEST_BYTES {
@@ -243,7 +234,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     }
 
     /// Lists at most `size` tools per page of `tools/list` (default: all in
-    /// one page; 1 to [`MAX_PAGE_SIZE`]).
+    /// one page; 1 to 10 000).
     pub fn page_size(self, size: usize) -> Server<McpServer<C>> {
         if !(1..=MAX_PAGE_SIZE).contains(&size) {
             return self.refuse(format!(
@@ -271,7 +262,7 @@ where
                 shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             },
             #[cfg(feature = "http")]
-            gate: crate::serve::http::Gate::default(),
+            gate: crate::transport::http::Gate::default(),
             signals: true,
             shutdown: None,
             refused: None,
@@ -290,7 +281,7 @@ where
     }
 
     /// The largest message accepted, in bytes (default 4 MiB; at least
-    /// [`MIN_REQUEST_BYTES`]). A larger one is refused with JSON-RPC -32600.
+    /// 1024). A larger one is refused with JSON-RPC -32600.
     pub fn max_request_bytes(mut self, bytes: usize) -> Server<H> {
         if bytes < MIN_REQUEST_BYTES {
             return self.refuse(format!(
@@ -302,7 +293,7 @@ where
     }
 
     /// The deepest nesting of arrays and objects accepted (default 64; at
-    /// most [`MAX_DEPTH_LIMIT`]). A deeper message is refused with -32600.
+    /// most 128, serde_json's own recursion limit). A deeper message is refused with -32600.
     pub fn max_depth(mut self, depth: usize) -> Server<H> {
         if !(1..=MAX_DEPTH_LIMIT).contains(&depth) {
             return self.refuse(format!(
@@ -337,10 +328,10 @@ where
     }
 
     /// Authenticates every HTTP request with a bearer token (see
-    /// [`Auth`](crate::serve::auth::Auth)): the token's holder is the
+    /// [`Auth`](crate::transport::auth::Auth)): the token's holder is the
     /// caller, and its scopes are the caller's permissions.
     #[cfg(feature = "auth")]
-    pub fn auth(mut self, auth: crate::serve::auth::Auth) -> Server<H> {
+    pub fn auth(mut self, auth: crate::transport::auth::Auth) -> Server<H> {
         self.gate.auth = Some(auth);
         self
     }
@@ -486,9 +477,9 @@ where
         let prepared = self.prepare()?;
         tracing::info!("serving MCP on stdio");
         let lister = prepared.lister.map(|make| make(&prepared.handler, false));
-        crate::serve::stdio::serve(
+        crate::transport::stdio::serve(
             prepared.handler,
-            crate::serve::stdio::Ends::<tokio::io::Empty, tokio::io::Sink>::Process,
+            crate::transport::stdio::Ends::<tokio::io::Empty, tokio::io::Sink>::Process,
             prepared.limits,
             lister,
             prepared.shutdown,
@@ -505,9 +496,9 @@ where
     {
         let prepared = self.prepare()?;
         let lister = prepared.lister.map(|make| make(&prepared.handler, false));
-        crate::serve::stdio::serve(
+        crate::transport::stdio::serve(
             prepared.handler,
-            crate::serve::stdio::Ends::Io(reader, writer),
+            crate::transport::stdio::Ends::Io(reader, writer),
             prepared.limits,
             lister,
             prepared.shutdown,
@@ -531,7 +522,7 @@ where
     pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
         let prepared = self.prepare()?;
         let lister = prepared.lister.map(|make| make(&prepared.handler, true));
-        crate::serve::http::listener::serve(
+        crate::transport::http::listener::serve(
             prepared.handler,
             listener,
             prepared.limits,
@@ -548,12 +539,12 @@ where
     H: ServerHandler + Clone + Send + Sync + 'static,
 {
     /// The guarded HTTP endpoint as a tower service, to mount in an
-    /// application's router (see [`HttpService`](crate::serve::HttpService)),
+    /// application's router (see [`HttpService`](crate::transport::http::HttpService)),
     /// or the first setting out of range. Signals and shutdown are the
-    /// application's: call [`HttpService::shutdown`](crate::serve::HttpService::shutdown)
+    /// application's: call [`HttpService::shutdown`](crate::transport::http::HttpService::shutdown)
     /// when it stops, so that answers in progress get the grace period.
     #[cfg(feature = "http")]
-    pub fn http_service(self) -> Result<crate::serve::HttpService<H>, ServeError> {
+    pub fn http_service(self) -> Result<crate::transport::http::HttpService<H>, ServeError> {
         if let Some(sentence) = self.refused {
             return Err(ServeError::Config(sentence));
         }
@@ -563,12 +554,12 @@ where
             ));
         }
         let lister = self.lister.map(|make| make(&self.handler, true));
-        Ok(crate::serve::HttpService::new(
+        Ok(crate::transport::http::HttpService::new(
             self.handler,
             self.limits,
             lister,
             self.gate,
-            crate::serve::http::Mount::App,
+            crate::transport::http::Mount::App,
         ))
     }
 }
@@ -646,4 +637,53 @@ fn check_origin(origin: &str) -> Result<(), String> {
         return Err(refuse("has a path"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    /// The setters' docs state the defaults as numbers (the constants are
+    /// not public): a default that changes must change its sentence too.
+    #[test]
+    fn the_defaults_are_the_numbers_the_setters_document() {
+        use crate::mcp::adapter::{
+            DEFAULT_ASK_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TTL_MS,
+        };
+        assert_eq!(DEFAULT_TTL_MS, 60_000);
+        assert_eq!(DEFAULT_ASK_TIMEOUT, Duration::from_secs(10 * 60));
+        assert_eq!(DEFAULT_CALL_TIMEOUT, Duration::from_secs(15 * 60));
+        assert_eq!(DEFAULT_MAX_RESULT_BYTES, 16 << 20);
+        assert_eq!(super::DEFAULT_MAX_REQUEST_BYTES, 4 << 20);
+        assert_eq!(super::MIN_REQUEST_BYTES, 1024);
+        assert_eq!(super::MAX_PAGE_SIZE, 10_000);
+        assert_eq!(super::DEFAULT_MAX_DEPTH, 64);
+        assert_eq!(super::MAX_DEPTH_LIMIT, 128);
+        assert_eq!(super::DEFAULT_MAX_IN_FLIGHT, 256);
+        assert_eq!(super::DEFAULT_SHUTDOWN_GRACE, Duration::from_secs(30));
+        let limits = crate::serve::CallLimits::default();
+        assert_eq!(
+            (limits.max_concurrent, limits.max_concurrent_per_caller),
+            (64, 16)
+        );
+        assert_eq!((limits.per_second, limits.burst), (50, 100));
+        #[cfg(feature = "http")]
+        {
+            use crate::transport::http::{
+                DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+                DEFAULT_MAX_SESSIONS,
+            };
+            assert_eq!(DEFAULT_HEADER_READ_TIMEOUT, Duration::from_secs(10));
+            assert_eq!(DEFAULT_BODY_READ_TIMEOUT, Duration::from_secs(30));
+            assert_eq!(
+                (DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS),
+                (1024, 1024)
+            );
+        }
+        #[cfg(feature = "auth")]
+        assert_eq!(
+            crate::transport::auth::DEFAULT_LEEWAY,
+            Duration::from_secs(30)
+        );
+    }
 }

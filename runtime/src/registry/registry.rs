@@ -14,14 +14,14 @@ use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
 use crate::call::identity::Permissions;
 use crate::call::result::{CallError, CallToolResult, Reply};
+use crate::registry::pins::{self, Pins, SnapshotError};
+use crate::registry::policy::{AllowAll, Caller, MaxTier, Policy, check_permission};
+use crate::registry::provider::{BatchError, Provider, Registered, validate_batch};
+use crate::registry::state::{StateError, StateStore};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
 use crate::rules::tier::World;
-use crate::serve::pins::{self, Pins, SnapshotError};
-use crate::serve::policy::{AllowAll, Caller, MaxTier, Policy, check_permission};
-use crate::serve::provider::{BatchError, Provider, Registered, validate_batch};
-use crate::serve::state::{StateError, StateStore};
 use crate::table::{Table, Tool};
 use crate::wire::fingerprint::Fingerprint;
 use serde_json::Value;
@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// What a call to a disabled tool is told.
-pub const DISABLED: &str = "Tool is disabled on this server";
+pub(crate) const DISABLED: &str = "Tool is disabled on this server";
 
 /// One tool of the registry: baked, or registered by a provider.
 pub enum Entry<C: 'static> {
@@ -416,7 +416,7 @@ impl<C: 'static> Registry<C> {
 
     /// The maximum tier, then the permission, then the policy: the one
     /// access check for listings, calls and snapshots.
-    fn access(&self, info: &ToolInfo<'_>, caller: &Caller) -> crate::serve::policy::Access {
+    fn access(&self, info: &ToolInfo<'_>, caller: &Caller) -> crate::registry::policy::Access {
         self.inner.max_tier.check(info, caller)?;
         check_permission(info, caller)?;
         self.inner.policy.check(info, caller)

@@ -12,7 +12,7 @@
 //! meanwhile is not missed. A burst of changes costs one read of the set
 //! per burst, not one per change.
 
-use crate::serve::state::{OnChange, StateError, StateStore};
+use crate::registry::state::{OnChange, StateError, StateStore};
 use futures_util::{FutureExt, StreamExt};
 use redis::AsyncCommands;
 use std::collections::BTreeSet;

@@ -4,10 +4,10 @@
 
 use super::service::{Mount, OnConnection};
 use super::{Gate, HttpService, MCP_PATH};
-use crate::serve::connections::Connections;
-use crate::serve::error::ServeError;
-use crate::serve::limits::Limits;
-use crate::serve::listing::Lister;
+use crate::mcp::listing::Lister;
+use crate::transport::connections::Connections;
+use crate::transport::error::ServeError;
+use crate::transport::limits::Limits;
 use rmcp::ServerHandler;
 use std::sync::Arc;
 use tokio::net::TcpListener;

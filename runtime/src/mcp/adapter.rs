@@ -26,14 +26,14 @@ use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, P
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
+use crate::mcp::admission::{Admission, CallLimits};
+use crate::mcp::caller::CallerSource;
+use crate::mcp::caller::transport_caller;
+use crate::mcp::listing::{self, Lister, Listing, Negotiated};
+use crate::registry::policy::Caller;
+use crate::registry::registry::{Entry, Registry};
 use crate::rules::quote;
 use crate::rules::tier::Tier;
-use crate::serve::admission::{Admission, CallLimits};
-use crate::serve::caller::CallerSource;
-pub use crate::serve::caller::{CallerFn, transport_caller};
-use crate::serve::listing::{self, Lister, Listing, Negotiated};
-use crate::serve::policy::Caller;
-use crate::serve::registry::{Entry, Registry};
 use crate::wire::fingerprint::Fingerprint;
 // Logging is deprecated in rmcp (SEP-2577) but is still part of both
 // protocol eras tooltable serves.
@@ -57,26 +57,26 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 /// How long a client may treat an unfiltered listing as fresh, by default.
-pub const DEFAULT_TTL_MS: u64 = 60_000;
+pub(crate) const DEFAULT_TTL_MS: u64 = 60_000;
 
 /// How long a `requestState` stays valid, by default: a person answering a
 /// question may take a while.
-pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(15 * 60);
+pub(crate) const DEFAULT_STATE_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// The largest sealed `requestState` issued or accepted.
-pub const MAX_STATE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_STATE_BYTES: usize = 64 * 1024;
 
 /// How long the server waits for a client to answer a question on the
 /// `initialize` era, by default.
-pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+pub(crate) const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
 /// How long a call may run, by default: longer than a person has to answer
 /// a question ([`DEFAULT_ASK_TIMEOUT`]), short enough that a stuck handler
 /// gives its place back.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+pub(crate) const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
 /// The largest result sent, by default, in bytes of text and data.
-pub const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
 
 /// How long a handler stopped for taking too long gets to finish cleanly.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
@@ -86,7 +86,7 @@ const CANCEL_GRACE: Duration = Duration::from_secs(1);
 const SESSION_CHECK: Duration = Duration::from_secs(30);
 
 /// The length of a `requestState` key, in bytes.
-pub const STATE_KEY_BYTES: usize = 32;
+pub(crate) const STATE_KEY_BYTES: usize = 32;
 
 /// What one session of a client holds: its logging level, and whether it
 /// is being told about tool-list changes. Each clone of an [`McpServer`]
@@ -756,8 +756,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             handle,
         );
         let reply = match dispatched {
-            crate::serve::registry::Dispatched::Done(reply) => reply,
-            crate::serve::registry::Dispatched::Running(running) => {
+            crate::registry::registry::Dispatched::Done(reply) => reply,
+            crate::registry::registry::Dispatched::Running(running) => {
                 tokio::pin!(running);
                 let limit = self.call_timeout;
                 // Most calls finish on their first poll; only one that waits

@@ -40,7 +40,7 @@ pub(crate) trait ToolPermissions: Send + Sync {
 
 /// A registry's tools declare their permissions in their metadata.
 #[cfg(feature = "auth")]
-impl<C: 'static> ToolPermissions for crate::serve::registry::Registry<C> {
+impl<C: 'static> ToolPermissions for crate::registry::registry::Registry<C> {
     fn permission(&self, name: &str) -> Option<String> {
         self.get(name)?.info().permission.map(str::to_owned)
     }
@@ -59,7 +59,7 @@ impl<C: 'static> ToolPermissions for crate::serve::registry::Registry<C> {
 #[derive(Clone)]
 pub(crate) struct Gate {
     #[cfg(feature = "auth")]
-    pub auth: Option<crate::serve::auth::Auth>,
+    pub auth: Option<crate::transport::auth::Auth>,
     /// Origins allowed besides the server's own loopback ones.
     pub origins: Vec<String>,
     /// `Host` values allowed besides loopback ones (and the listener's own
@@ -78,14 +78,15 @@ pub(crate) struct Gate {
 }
 
 /// How long a connection may take to send a request's headers, by default.
-pub const DEFAULT_HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const DEFAULT_HEADER_READ_TIMEOUT: std::time::Duration =
+    std::time::Duration::from_secs(10);
 /// How long a connection may take to send a request's body, by default.
 pub(crate) const DEFAULT_BODY_READ_TIMEOUT: std::time::Duration =
     std::time::Duration::from_secs(30);
 /// The most connections the server's own listener holds, by default.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// The most `initialize`-era sessions held at once, by default.
-pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_SESSIONS: usize = 1024;
 
 impl Default for Gate {
     fn default() -> Gate {

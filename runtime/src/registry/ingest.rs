@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 /// What kind of value a gateway expects for a field it knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum FieldKind {
     /// Any declaration literal.
     Literal,
     /// A string.
@@ -30,28 +30,28 @@ pub enum Kind {
     BoolOrString,
 }
 
-impl Kind {
+impl FieldKind {
     fn accepts(self, value: &Value) -> bool {
         match self {
-            Kind::Literal => true,
-            Kind::String => value.is_string(),
-            Kind::Bool => value.is_boolean(),
-            Kind::Number => value.is_number(),
-            Kind::StringList => value
+            FieldKind::Literal => true,
+            FieldKind::String => value.is_string(),
+            FieldKind::Bool => value.is_boolean(),
+            FieldKind::Number => value.is_number(),
+            FieldKind::StringList => value
                 .as_array()
                 .is_some_and(|a| a.iter().all(Value::is_string)),
-            Kind::BoolOrString => value.is_boolean() || value.is_string(),
+            FieldKind::BoolOrString => value.is_boolean() || value.is_string(),
         }
     }
 
     fn describe(self) -> &'static str {
         match self {
-            Kind::Literal => "a literal",
-            Kind::String => "a string",
-            Kind::Bool => "a boolean",
-            Kind::Number => "a number",
-            Kind::StringList => "a list of strings",
-            Kind::BoolOrString => "a boolean or a string",
+            FieldKind::Literal => "a literal",
+            FieldKind::String => "a string",
+            FieldKind::Bool => "a boolean",
+            FieldKind::Number => "a number",
+            FieldKind::StringList => "a list of strings",
+            FieldKind::BoolOrString => "a boolean or a string",
         }
     }
 }
@@ -62,12 +62,12 @@ pub struct FieldRule {
     /// The field's name.
     pub name: String,
     /// The kind of value it must hold.
-    pub kind: Kind,
+    pub kind: FieldKind,
 }
 
 impl FieldRule {
     /// A field rule.
-    pub fn new(name: impl Into<String>, kind: Kind) -> FieldRule {
+    pub fn new(name: impl Into<String>, kind: FieldKind) -> FieldRule {
         FieldRule {
             name: name.into(),
             kind,
@@ -99,7 +99,7 @@ impl fmt::Display for IngestWarning {
 }
 
 /// How many (server, tool, field) warnings the ledger remembers.
-pub const LEDGER_SIZE: usize = 500;
+pub(crate) const LEDGER_SIZE: usize = 500;
 
 #[derive(Default)]
 struct Ledger {
@@ -218,8 +218,8 @@ mod tests {
 
     fn known() -> Vec<FieldRule> {
         vec![
-            FieldRule::new("audience", Kind::String),
-            FieldRule::new("deprecated", Kind::BoolOrString),
+            FieldRule::new("audience", FieldKind::String),
+            FieldRule::new("deprecated", FieldKind::BoolOrString),
         ]
     }
 

@@ -14,8 +14,8 @@ use crate::call::content::{Content, ResourceLink};
 use crate::call::error::ToolError;
 use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Failure, Outcome, Output};
+use crate::registry::provider::{ProvidedTool, Provider};
 use crate::rules::tier::{Tier, World};
-use crate::serve::provider::{ProvidedTool, Provider};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{

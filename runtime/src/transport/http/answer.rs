@@ -3,7 +3,7 @@
 //! answers held as being served until their bodies were written, cut off
 //! with their last words when the grace period ends.
 
-use crate::serve::guard::{self, Refused, RequestId, Unread};
+use crate::transport::guard::{self, Refused, RequestId, Unread};
 use bytes::Bytes;
 use http::{Response, StatusCode};
 use http_body_util::combinators::BoxBody;

@@ -9,7 +9,7 @@
 //! handler that declares tools of its own is refused when the server
 //! starts: two answers to `tools/list` cannot both be served.
 
-use crate::serve::adapter::{McpServer, is_tools_method};
+use crate::mcp::adapter::{McpServer, is_tools_method};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -24,7 +24,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
 /// A registry's tools served beside an rmcp [`ServerHandler`] of your own,
-/// made by [`Server::beside`](crate::serve::server::Server::beside).
+/// made by [`Server::beside`](crate::server::Server::beside).
 pub struct Composed<C: Send + Sync + 'static, U> {
     tools: McpServer<C>,
     other: U,

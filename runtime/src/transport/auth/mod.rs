@@ -17,7 +17,7 @@ mod keys;
 mod token;
 
 use crate::call::identity::{Identity, Permissions};
-use crate::serve::policy::Caller;
+use crate::registry::policy::Caller;
 use http::{HeaderValue, Uri};
 use keys::KeyFile;
 use std::fmt;
@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The default tolerance for clocks that disagree, on `exp` and `nbf`.
-pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_LEEWAY: Duration = Duration::from_secs(30);
 
 /// The well-known path of Protected Resource Metadata (RFC 9728 §3).
 const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
@@ -110,7 +110,7 @@ impl Auth {
         })
     }
 
-    /// How far `exp` and `nbf` may be off (default [`DEFAULT_LEEWAY`]).
+    /// How far `exp` and `nbf` may be off (default 30 seconds).
     pub fn leeway(mut self, leeway: Duration) -> Auth {
         self.leeway = leeway;
         self

@@ -13,9 +13,9 @@
 //! they serve.
 
 use crate::call::handle::Era;
-use crate::serve::caller::CallerSource;
-use crate::serve::policy::Caller;
-use crate::serve::registry::{ListText, Registry};
+use crate::mcp::caller::CallerSource;
+use crate::registry::policy::Caller;
+use crate::registry::registry::{ListText, Registry};
 use rmcp::model::{
     CacheScope, PaginatedRequestParams, ProtocolVersion, RequestId, RequestMetaObject,
 };

@@ -16,7 +16,7 @@
 //! grace period, and answers what is left itself ([`InFlight::abandon`]);
 //! an answer rmcp writes later for an id no longer in flight is dropped.
 
-use crate::serve::guard::RequestId;
+use crate::transport::guard::RequestId;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use std::collections::HashSet;
 use std::fmt;

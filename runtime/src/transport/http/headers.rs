@@ -1,7 +1,7 @@
 //! What a request's headers say: the revision an error is written for,
 //! and whether a listing may be answered before rmcp sees it.
 
-use crate::serve::guard::{self, Unread};
+use crate::transport::guard::{self, Unread};
 
 /// How errors answer a request whose id is unknown, by the revision its
 /// `MCP-Protocol-Version` header names.

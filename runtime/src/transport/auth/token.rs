@@ -10,7 +10,7 @@
 //! short reason for the `WWW-Authenticate` header and the log; the token
 //! itself is never quoted.
 
-use crate::serve::auth::keys::{Key, KeyFile};
+use crate::transport::auth::keys::{Key, KeyFile};
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, Validation};
 use serde::Deserialize;

@@ -21,12 +21,12 @@
 //! thread that read it, straight to stdout: a listing then costs a read, a
 //! parse and a write, with no thread woken to pass it along.
 
-use crate::serve::error::ServeError;
-use crate::serve::guard::{self, Kind, Unread};
-use crate::serve::inflight::{self, InFlight};
-use crate::serve::limits::Limits;
-use crate::serve::listing::Lister;
-use crate::serve::policy::Caller;
+use crate::mcp::listing::Lister;
+use crate::registry::policy::Caller;
+use crate::transport::error::ServeError;
+use crate::transport::guard::{self, Kind, Unread};
+use crate::transport::inflight::{self, InFlight};
+use crate::transport::limits::Limits;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ServerHandler, ServiceExt};
 use std::io::{BufRead, Write};

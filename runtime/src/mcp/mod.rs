@@ -1,0 +1,12 @@
+//! The rmcp adapter: the registry served as rmcp's `ServerHandler`.
+//!
+//! Its settings, the caller each request is made for, admission (limits on
+//! concurrent and rated calls), the baked listing path the transports share,
+//! and the composition with an rmcp handler of the user's. It knows rmcp and
+//! the registry, not the transports that carry its messages.
+
+pub(crate) mod adapter;
+pub(crate) mod admission;
+pub(crate) mod caller;
+pub(crate) mod compose;
+pub(crate) mod listing;

@@ -1,0 +1,25 @@
+//! The registry's parts: the table served under a caller policy, enable
+//! flags and the stores that share them, conversation pins, and tools
+//! registered at run time.
+//!
+//! A [`Registry`](crate::Registry) wraps the baked table; every call to any
+//! of its tools, baked or provided, goes through its one dispatch, so the
+//! rules of DESIGN §12 have one home whatever the transport. Nothing here
+//! knows MCP's transports: they state what they need as traits of their own.
+
+pub(crate) mod ingest;
+pub(crate) mod pins;
+pub(crate) mod policy;
+pub(crate) mod provider;
+// The folder holds the registry's parts; this file is the registry itself.
+#[allow(clippy::module_inception)]
+pub(crate) mod registry;
+#[cfg(feature = "rmcp")]
+pub(crate) mod router;
+pub(crate) mod state;
+
+pub use pins::{Pins, SnapshotError};
+pub use registry::{Changes, Description, Entry, Listing, RegistryBuilder};
+#[cfg(feature = "redis")]
+pub use state::redis::RedisStore;
+pub use state::{MemoryStore, OnChange, StateError, StateStore};
