@@ -32,6 +32,11 @@
 //! grouped by purpose: [`call`], [`policy`], [`registry`], [`provider`],
 //! [`content`], [`manifest`], [`declarations`], [`serve`] (feature `serve`,
 //! on by default) and [`testing`] (feature `schema-guard`).
+//!
+//! Features: `serve` (default: stdio through rmcp), `http` (streamable HTTP
+//! and the tower service), `auth` (bearer tokens on HTTP), `redis` (enable
+//! flags shared by replicas), `anyhow` (handlers that fail with
+//! `anyhow::Error`), `schema-guard` (for tests).
 
 #![warn(missing_docs)]
 

@@ -285,16 +285,14 @@ fn describe_tool(
         (OutputKind::Structured, None) => {
             (Some(schema::wrap_output(json!({"type": "null"}))), true)
         }
-        (OutputKind::Structured, Some(ty)) => {
-            match lowerer.root_schema(module, ty, Contract::Serialize) {
-                Ok(schema) if schema::is_object_schema(&schema) => (Some(schema), false),
-                Ok(schema) => (Some(schema::wrap_output(schema)), true),
-                Err(e) => {
-                    errors.push(lower_error(krate, e));
-                    (None, false)
-                }
+        (OutputKind::Structured, Some(ty)) => match lowerer.output_schema(module, ty) {
+            Ok(schema) if schema::is_object_schema(&schema) => (Some(schema), false),
+            Ok(schema) => (Some(schema::wrap_output(schema)), true),
+            Err(e) => {
+                errors.push(lower_error(krate, e));
+                (None, false)
             }
-        }
+        },
     };
 
     let mut meta = Map::new();

@@ -115,14 +115,21 @@ fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 
     } else {
         call
     };
-    let value = if shape.output.fallible {
-        quote!(match #call {
+    // Every value is split, not only one spelt `Result`: the compiler sees
+    // through an alias the macro cannot, and a `Result`'s inherent `split`
+    // wins over the trait's. Likewise an error's inherent `into_failure`
+    // (`String`, `&str`, `anyhow::Error`) wins over the blanket one.
+    let value = quote!({
+        #[allow(unused_imports)]
+        use #private::{IntoFailure as _, Split as _};
+        #[allow(unreachable_patterns)]
+        match #private::Returned(#call).split() {
             ::core::result::Result::Ok(value) => value,
-            ::core::result::Result::Err(error) => return ::core::result::Result::Err(#private::tool_error(error)),
-        })
-    } else {
-        call
-    };
+            ::core::result::Result::Err(error) => {
+                return ::core::result::Result::Err(#private::Raised(error).into_failure());
+            }
+        }
+    });
     let finish = match (&shape.output.ty, shape.output.kind) {
         (None, _) => quote!({
             let () = value;

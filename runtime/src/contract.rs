@@ -11,7 +11,9 @@ pub use crate::call::content::IntoContent;
 pub use crate::call::error::ToolError;
 pub use crate::call::handle::Call;
 pub use crate::call::handler::{Arguments, BoxFuture, Failure, Handler, Outcome, Output};
-pub use crate::call::shape::{content, no_args, parse_args, structured, text, tool_error};
+pub use crate::call::shape::{
+    IntoFailure, Raised, Returned, Split, content, no_args, parse_args, structured, text,
+};
 pub use crate::rules::confirm::Confirm;
 pub use crate::rules::info::ToolInfo;
 pub use crate::rules::names::NameProfile;
@@ -41,7 +43,11 @@ macro_rules! __tooltable_reference {
     };
     (@output $inline:ident) => { ::core::option::Option::None };
     (@output $inline:ident $output:ty) => {
-        ::core::option::Option::Some($crate::testing::reference_schema::<$output>($inline, $crate::testing::Contract::Serialize))
+        ::core::option::Option::Some({
+            #[allow(unused_imports)]
+            use $crate::testing::OutputReference as _;
+            <$crate::contract::Returned<$output>>::output_reference($inline)
+        })
     };
 }
 

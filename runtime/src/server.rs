@@ -63,8 +63,8 @@ struct Prepared<H> {
 /// the first one that is out of range, in a sentence naming it.
 ///
 /// ```no_run
-/// # async fn run(registry: tooltable_runtime::serve::registry::Registry<()>) -> Result<(), tooltable_runtime::serve::server::ServeError> {
-/// use tooltable_runtime::serve::server::Server;
+/// # async fn run(registry: tooltable_runtime::Registry<()>) -> Result<(), tooltable_runtime::serve::ServeError> {
+/// use tooltable_runtime::serve::Server;
 /// Server::new(registry, ()).stdio().await
 /// # }
 /// ```

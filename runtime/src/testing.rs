@@ -12,6 +12,7 @@
 //! }
 //! ```
 
+use crate::call::shape::Returned;
 use crate::rules::confirm::{self, Confirm};
 use crate::rules::schema;
 use crate::table::Table;
@@ -24,6 +25,30 @@ use std::fmt;
 /// from the same release.
 #[doc(no_inline)]
 pub use schemars;
+
+/// schemars' output schema of a handler returning `Result<T, E>`, reached
+/// through an alias the macro cannot see: `T`'s, as the build script lowers
+/// it (the inherent function wins over [`OutputReference`]'s).
+#[doc(hidden)]
+impl<T: schemars::JsonSchema, E> Returned<Result<T, E>> {
+    /// The schema.
+    pub fn output_reference(inline_subschemas: bool) -> Value {
+        reference_schema::<T>(inline_subschemas, Contract::Serialize)
+    }
+}
+
+/// schemars' output schema of a handler returning `T`, not a `Result`.
+#[doc(hidden)]
+pub trait OutputReference {
+    /// The schema.
+    fn output_reference(inline_subschemas: bool) -> Value;
+}
+
+impl<T: schemars::JsonSchema> OutputReference for Returned<T> {
+    fn output_reference(inline_subschemas: bool) -> Value {
+        reference_schema::<T>(inline_subschemas, Contract::Serialize)
+    }
+}
 
 /// Which side of serde a schema describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -180,6 +180,17 @@ impl<'k> Lowerer<'k> {
         self.root_schema_of(&resolved, contract)
     }
 
+    /// The output schema of a handler returning `ty`: the schema of its
+    /// success type when `ty` is a `Result` reached through an alias (the
+    /// shim, which lets the compiler decide, serves its error as the tool's
+    /// error), otherwise of `ty` itself.
+    pub fn output_schema(&self, module: ModuleId, ty: &syn::Type) -> Result<Value, LowerError> {
+        match self.ty(&Scope::module(module), ty)? {
+            Ty::Result(ok, _) => self.root_schema_of(&ok, Contract::Serialize),
+            resolved => self.root_schema_of(&resolved, Contract::Serialize),
+        }
+    }
+
     /// The root schema of a resolved type.
     pub fn root_schema_of(&self, ty: &Ty<'k>, contract: Contract) -> Result<Value, LowerError> {
         let mut generator = Generator::new(self, contract);

@@ -16,7 +16,8 @@ pub struct ToolError {
 }
 
 enum Kind {
-    Message(String),
+    /// A message for the caller; the error it reports, if any, is logged.
+    Message(String, Option<Box<dyn std::error::Error + Send + Sync>>),
     Internal(Box<dyn std::error::Error + Send + Sync>),
     MissingCapability(Capability),
 }
@@ -26,7 +27,19 @@ impl ToolError {
     /// it: say what was wrong and what would work.
     pub fn new(message: impl Into<String>) -> ToolError {
         ToolError {
-            kind: Kind::Message(message.into()),
+            kind: Kind::Message(message.into(), None),
+        }
+    }
+
+    /// A message for the caller that reports `source`, which is logged with
+    /// the tool's name (an `anyhow::Error`'s message chain, and the error).
+    #[cfg_attr(not(feature = "anyhow"), allow(dead_code))]
+    pub(crate) fn reported(
+        message: String,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    ) -> ToolError {
+        ToolError {
+            kind: Kind::Message(message, Some(source)),
         }
     }
 
@@ -49,7 +62,7 @@ impl ToolError {
     /// The message for the caller, when this error has one.
     pub fn message(&self) -> Option<&str> {
         match &self.kind {
-            Kind::Message(message) => Some(message),
+            Kind::Message(message, _) => Some(message),
             Kind::Internal(_) | Kind::MissingCapability(_) => None,
         }
     }
@@ -66,6 +79,16 @@ impl ToolError {
     pub fn internal_error(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         match &self.kind {
             Kind::Internal(error) => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The error a message for the caller reports, which the server logs.
+    pub(crate) fn reported_error(
+        &self,
+    ) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        match &self.kind {
+            Kind::Message(_, Some(source)) => Some(source.as_ref()),
             _ => None,
         }
     }
@@ -94,7 +117,9 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
 impl fmt::Debug for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            Kind::Message(message) => f.debug_tuple("ToolError::Message").field(message).finish(),
+            Kind::Message(message, _) => {
+                f.debug_tuple("ToolError::Message").field(message).finish()
+            }
             Kind::Internal(error) => f.debug_tuple("ToolError::Internal").field(error).finish(),
             Kind::MissingCapability(c) => f
                 .debug_tuple("ToolError::MissingCapability")
@@ -107,7 +132,7 @@ impl fmt::Debug for ToolError {
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            Kind::Message(message) => f.write_str(message),
+            Kind::Message(message, _) => f.write_str(message),
             Kind::Internal(error) => write!(f, "internal error: {error}"),
             Kind::MissingCapability(c) => {
                 write!(f, "{}", AskError::Unsupported(*c))

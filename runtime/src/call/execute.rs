@@ -312,7 +312,12 @@ fn finish(
             CallToolResult::error(format!("Invalid arguments for {}: {detail}", info.name))
         }
         Ok(Err(Failure::Tool(error))) => match (error.message(), error.missing()) {
-            (Some(message), _) => CallToolResult::error(message),
+            (Some(message), _) => {
+                if let Some(source) = error.reported_error() {
+                    tracing::info!(tool = info.name, error = ?source, "tool failed");
+                }
+                CallToolResult::error(message)
+            }
             (None, Some(capability)) if era == Era::Current => {
                 return Err(CallError::missing_capability(capability));
             }

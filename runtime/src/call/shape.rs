@@ -63,7 +63,79 @@ pub fn content(value: impl IntoContent) -> Outcome {
     Ok(Output::Content(value.into_content()))
 }
 
-/// Converts a handler's error.
-pub fn tool_error<E: Into<ToolError>>(error: E) -> Failure {
-    Failure::Tool(error.into())
+/// What a handler returned, before the shim knows whether it is a `Result`.
+///
+/// The `#[tool]` macro sees only how the return type is spelt, so a `Result`
+/// reached through an alias (`type Fallible<T> = Result<T, String>`) looks
+/// like any other value to it. The shim splits every value through this
+/// wrapper instead: the inherent [`Returned::split`] of a `Result` wins over
+/// [`Split::split`] of everything else, so the compiler, which sees through
+/// aliases, decides, and an error is never served as a success.
+pub struct Returned<T>(pub T);
+
+impl<T, E> Returned<Result<T, E>> {
+    /// A `Result` is the handler's value or its error.
+    pub fn split(self) -> Result<T, E> {
+        self.0
+    }
+}
+
+/// Splits a value that is not a `Result`: all of it is the handler's value.
+pub trait Split {
+    /// The handler's value.
+    type Value;
+    /// The value, never an error.
+    fn split(self) -> Result<Self::Value, std::convert::Infallible>;
+}
+
+impl<T> Split for Returned<T> {
+    type Value = T;
+    fn split(self) -> Result<T, std::convert::Infallible> {
+        Ok(self.0)
+    }
+}
+
+/// A handler's error, on its way to becoming the tool's failure.
+pub struct Raised<E>(pub E);
+
+/// How a handler's error becomes the tool's failure: [`ToolError`] and what
+/// converts into it (any standard error, as an internal error). `String` and
+/// `&str` (a message for the caller) and, with the `anyhow` feature,
+/// `anyhow::Error` (its message chain for the caller, the error logged) have
+/// inherent methods of the same name on [`Raised`], which the shim's method
+/// call prefers: they cannot implement this trait beside the blanket
+/// implementation, which the standard library could one day overlap.
+pub trait IntoFailure {
+    /// The tool's failure.
+    fn into_failure(self) -> Failure;
+}
+
+impl<E: Into<ToolError>> IntoFailure for Raised<E> {
+    fn into_failure(self) -> Failure {
+        Failure::Tool(self.0.into())
+    }
+}
+
+impl Raised<String> {
+    /// A `String` error is a message for the caller, as `ToolError::new`.
+    pub fn into_failure(self) -> Failure {
+        Failure::Tool(ToolError::new(self.0))
+    }
+}
+
+impl Raised<&str> {
+    /// A `&str` error is a message for the caller, as `ToolError::new`.
+    pub fn into_failure(self) -> Failure {
+        Failure::Tool(ToolError::new(self.0))
+    }
+}
+
+#[cfg(feature = "anyhow")]
+impl Raised<anyhow::Error> {
+    /// An `anyhow::Error` is its message chain for the caller (never its
+    /// backtrace); the error itself is logged with the tool's name.
+    pub fn into_failure(self) -> Failure {
+        let message = format!("{:#}", self.0);
+        Failure::Tool(ToolError::reported(message, self.0.into()))
+    }
 }

@@ -1,0 +1,57 @@
+//! Handlers that fail as their authors wrote them, ported from rmcp servers:
+//! with a `String`, a `&str`, an `anyhow::Error`, a standard error, and
+//! through a `Result` alias the `#[tool]` macro cannot see through. Each
+//! failure must reach the client as a tool error (`isError: true`), never as
+//! a success carrying `{"Err": ..}`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use tooltable::tool;
+
+tooltable::include_table!();
+
+/// What a server of ours might call its results: a `Result` by another name.
+pub type Fallible<T> = Result<T, String>;
+
+/// A count, as the tools that succeed return it.
+#[derive(Serialize, JsonSchema)]
+pub struct Count {
+    /// How many.
+    pub n: u32,
+}
+
+/// Fails with a `String`, as many rmcp handlers do.
+#[tool(tier = read)]
+pub fn errors_string() -> Result<u32, String> {
+    Err("no note 7; list the notes to see their ids".to_owned())
+}
+
+/// Fails with a `&str`.
+#[tool(tier = read)]
+pub fn errors_str() -> Result<u32, &'static str> {
+    Err("the shelf is empty")
+}
+
+/// Fails through an alias of `Result`.
+#[tool(tier = read)]
+pub fn errors_alias() -> Fallible<Count> {
+    Err("the alias failed".to_owned())
+}
+
+/// Succeeds through an alias of `Result`: its output schema is `Count`'s.
+#[tool(tier = read)]
+pub fn errors_alias_ok() -> Fallible<Count> {
+    Ok(Count { n: 3 })
+}
+
+/// Fails with an `anyhow::Error` carrying context.
+#[tool(tier = read)]
+pub async fn errors_anyhow() -> anyhow::Result<Count> {
+    Err(anyhow::anyhow!("the disk is full").context("saving the note"))
+}
+
+/// Fails with a standard error, which is internal: logged, never shown.
+#[tool(tier = read)]
+pub fn errors_internal() -> Result<u32, std::io::Error> {
+    Err(std::io::Error::other("cannot open /var/secret/notes.db"))
+}
