@@ -466,3 +466,41 @@ fn without_the_targets_pointer_width_a_pointer_sized_default_must_not_depend_on_
         &["the value of `usize :: MAX` depends on the width of `usize` and `isize`"],
     );
 }
+
+#[test]
+fn a_checkout_with_crlf_line_ends_bakes_the_descriptors_of_one_with_lf() {
+    let source = r##"
+/// Search the notes.
+///
+/// Matches titles and bodies.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Params {
+    /** The text to look for,
+        across lines. */
+    pub query: String,
+    #[schemars(description = r"a raw
+string")]
+    pub limit: u32,
+}
+
+/// Do it.
+///
+/// Over two paragraphs.
+#[tool(tier = read)]
+pub fn go(p: Params) -> String { todo!() }
+"##;
+    let baked = |source: &str| {
+        let (analysis, _dir) = analyze_lib(source, &CfgEnv::default());
+        assert!(
+            analysis.diagnostics().iter().all(|d| !d.is_error()),
+            "{:?}",
+            analysis.diagnostics()
+        );
+        let tool = &analysis.table().tools[0];
+        (tool.descriptor.clone(), tool.fingerprint.to_string())
+    };
+    let lf = baked(source);
+    let crlf = baked(&source.replace('\n', "\r\n"));
+    assert!(!lf.0.to_string().contains("\\r"), "{}", lf.0);
+    assert_eq!(crlf, lf);
+}

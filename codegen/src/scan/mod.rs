@@ -151,6 +151,11 @@ impl Walk<'_> {
     fn read(&mut self, path: &Path, declared_at: Option<Location>) -> Option<(FileId, Vec<Item>)> {
         let display = self.display(path);
         let text = match std::fs::read_to_string(path) {
+            // rustc reads a source file with its CRLF line ends as LF, so
+            // docs and string literals hold no `\r` (and a checkout with
+            // Windows line ends bakes the same descriptors); lines and
+            // columns are unchanged by dropping a line's last character.
+            Ok(text) if text.contains("\r\n") => text.replace("\r\n", "\n"),
             Ok(text) => text,
             Err(e) => {
                 let message = format!("cannot read {}: {e}", display.display());
