@@ -230,7 +230,10 @@ fn read_tool(
     };
     let (name, name_span) = match &parsed.name {
         Some(name) => (name.value.clone(), name.span),
-        None => (sig.ident.to_string(), sig.ident.span()),
+        None => (
+            crate::syntax::attr::default_name(&sig.ident),
+            sig.ident.span(),
+        ),
     };
     Ok(ToolDecl {
         module,

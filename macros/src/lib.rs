@@ -14,7 +14,7 @@ use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use syn::{ItemFn, LitStr};
 use tooltable_codegen::syntax::attr::NameProfile;
-use tooltable_codegen::syntax::attr::parse_tool_attr;
+use tooltable_codegen::syntax::attr::{default_name, parse_tool_attr};
 use tooltable_codegen::syntax::link;
 use tooltable_codegen::syntax::signature::{HandlerShape, OutputKind, handler_shape};
 
@@ -56,7 +56,7 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
     };
     let name = attr
         .name
-        .map_or_else(|| handler.sig.ident.to_string(), |n| n.value);
+        .map_or_else(|| default_name(&handler.sig.ident), |n| n.value);
     let shim = if shape.receiver {
         method_shim(&handler, &shape, &name)
     } else {

@@ -504,3 +504,16 @@ pub fn go(p: Params) -> String { todo!() }
     assert!(!lf.0.to_string().contains("\\r"), "{}", lf.0);
     assert_eq!(crlf, lf);
 }
+
+#[test]
+fn a_function_with_a_raw_name_is_the_tool_of_that_name_without_r_hash() {
+    let source =
+        "/// Find matches.\n#[tool(tier = read)]\npub fn r#match() -> String { todo!() }\n";
+    let (analysis, _dir) = analyze_lib(source, &CfgEnv::default());
+    assert!(
+        analysis.diagnostics().iter().all(|d| !d.is_error()),
+        "{:?}",
+        analysis.diagnostics()
+    );
+    assert_eq!(analysis.table().tools[0].descriptor["name"], "match");
+}

@@ -44,6 +44,13 @@ pub struct MetaDecl {
     pub value: Value,
 }
 
+/// A tool's name when `name = ".."` does not give one: the function's, as
+/// written without a raw identifier's `r#` (`fn r#match` is the tool
+/// `match`), as serde names a raw field.
+pub fn default_name(function: &syn::Ident) -> String {
+    syn::ext::IdentExt::unraw(function).to_string()
+}
+
 /// Everything `#[tool(...)]` can say.
 #[derive(Clone, Debug)]
 pub struct ToolAttr {
