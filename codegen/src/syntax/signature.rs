@@ -87,10 +87,17 @@ pub fn handler_shape(sig: &Signature) -> syn::Result<HandlerShape> {
     if let Some(variadic) = &sig.variadic {
         refuse(variadic.span(), "a tool handler cannot be variadic");
     }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+    // Lifetimes name borrows (`fn f<'a>(ctx: &'a Ctx)`) and change no type
+    // the build writes a schema for; type and const parameters do.
+    let only_lifetimes = sig
+        .generics
+        .params
+        .iter()
+        .all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+    if !only_lifetimes || sig.generics.where_clause.is_some() {
         refuse(
             sig.generics.span(),
-            "a tool handler cannot be generic: its context and parameter types must be concrete so the build can write their schemas",
+            "a tool handler cannot be generic over types or constants: its context and parameter types must be concrete so the build can write their schemas (lifetimes are fine)",
         );
     }
 
@@ -343,6 +350,25 @@ mod tests {
             let ty: Type = syn::parse_str(ty).unwrap();
             assert_eq!(classify(&ty), OutputKind::Structured);
         }
+    }
+
+    #[test]
+    fn a_handler_may_name_its_lifetimes() {
+        let s =
+            shape(parse_quote!(async fn f<'a>(ctx: &'a Store, p: Params, call: &'a Call) -> Note));
+        assert_eq!(text(&s.context), "Store");
+        assert_eq!(text(&s.params), "Params");
+        assert!(s.call);
+    }
+
+    #[test]
+    fn a_handler_generic_over_a_type_is_refused_and_told_lifetimes_are_fine() {
+        let errors = refusals(parse_quote!(fn f<'a, T>(ctx: &'a T) -> Note));
+        assert!(
+            errors[0].contains("cannot be generic over types"),
+            "{errors:?}"
+        );
+        assert!(errors[0].contains("lifetimes are fine"), "{errors:?}");
     }
 
     #[test]

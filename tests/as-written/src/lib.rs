@@ -1,8 +1,9 @@
-//! Handlers that fail as their authors wrote them, ported from rmcp servers:
-//! with a `String`, a `&str`, an `anyhow::Error`, a standard error, and
-//! through a `Result` alias the `#[tool]` macro cannot see through. Each
-//! failure must reach the client as a tool error (`isError: true`), never as
-//! a success carrying `{"Err": ..}`.
+//! Handlers as their authors wrote them, in the shapes real rmcp servers
+//! use. They fail with a `String`, a `&str`, an `anyhow::Error`, a standard
+//! error, and through a `Result` alias the `#[tool]` macro cannot see
+//! through: each failure must reach the client as a tool error
+//! (`isError: true`), never as a success carrying `{"Err": ..}`. One is named
+//! with a raw identifier, one names its lifetimes.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -54,4 +55,22 @@ pub async fn errors_anyhow() -> anyhow::Result<Count> {
 #[tool(tier = read)]
 pub fn errors_internal() -> Result<u32, std::io::Error> {
     Err(std::io::Error::other("cannot open /var/secret/notes.db"))
+}
+
+/// Named with a raw identifier: the tool `match`.
+#[tool(tier = read)]
+pub fn r#match() -> String {
+    "matched".to_owned()
+}
+
+/// The notes a shelf holds.
+pub struct Shelf {
+    /// Its notes.
+    pub notes: Vec<String>,
+}
+
+/// Names the lifetime of its borrow, as some authors do.
+#[tool(tier = read)]
+pub async fn shelf_first<'a>(shelf: &'a Shelf) -> Option<String> {
+    shelf.notes.first().cloned()
 }

@@ -1,11 +1,12 @@
 //! Every way a handler fails is a tool error over a real session, in both
-//! eras, and a `Result` through an alias is never an output schema.
+//! eras, and a `Result` through an alias is never an output schema; a raw
+//! name and a named lifetime serve as written.
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tooltable::Registry;
 use tooltable::serve::Server;
-use tooltable_errors::TOOLS;
+use tooltable_as_written::{Shelf, TOOLS};
 
 const CURRENT: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
@@ -13,7 +14,10 @@ const LEGACY: &str = "2025-11-25";
 /// Calls each tool in `names` over stdio-framed lines in `era`; the
 /// results, in order.
 async fn call(era: &str, names: &[&str]) -> Vec<Value> {
-    let server = Server::new(Registry::new(&TOOLS), ()).handle_signals(false);
+    let shelf = Shelf {
+        notes: vec!["the first note".to_owned()],
+    };
+    let server = Server::new(Registry::new(&TOOLS), shelf).handle_signals(false);
     let (client, server_side) = tokio::io::duplex(1 << 20);
     let (server_read, server_write) = tokio::io::split(server_side);
     let served = tokio::spawn(server.serve_io(server_read, server_write));
@@ -120,5 +124,17 @@ async fn a_result_through_an_alias_succeeds_with_its_value_and_its_value_s_schem
 
 #[test]
 fn every_baked_schema_equals_schemars_including_the_aliased_outputs() {
-    assert_eq!(tooltable::testing::assert_schemas_match(&TOOLS), 6);
+    assert_eq!(tooltable::testing::assert_schemas_match(&TOOLS), 8);
+}
+
+#[tokio::test]
+async fn a_raw_name_and_a_named_lifetime_serve_as_their_authors_wrote_them() {
+    let results = call(CURRENT, &["match", "shelf_first"]).await;
+    assert_eq!(results[0]["isError"], false, "{}", results[0]);
+    assert_eq!(text(&results[0]), "matched");
+    assert_eq!(results[1]["isError"], false, "{}", results[1]);
+    assert_eq!(
+        results[1]["structuredContent"],
+        json!({"result": "the first note"})
+    );
 }
