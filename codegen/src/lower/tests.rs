@@ -517,3 +517,62 @@ fn a_function_with_a_raw_name_is_the_tool_of_that_name_without_r_hash() {
     );
     assert_eq!(analysis.table().tools[0].descriptor["name"], "match");
 }
+
+#[test]
+fn a_context_named_through_an_alias_is_the_type_it_names() {
+    let source = "
+pub struct Ctx;
+pub type State = crate::Ctx;
+mod inner {
+    pub type Shared = super::State;
+}
+
+/// One.
+#[tool(tier = read)]
+pub fn one(_ctx: &Ctx) -> String { todo!() }
+
+/// Two.
+#[tool(tier = read)]
+pub fn two(_ctx: &State) -> String { todo!() }
+
+/// Three.
+#[tool(tier = read)]
+pub fn three(_ctx: &inner::Shared) -> String { todo!() }
+";
+    let (analysis, _dir) = analyze_lib(source, &CfgEnv::default());
+    let errors: Vec<String> = analysis
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn contexts_that_differ_behind_their_aliases_still_disagree() {
+    let source = "
+pub struct Ctx;
+pub struct Other;
+pub type State = Other;
+
+/// One.
+#[tool(tier = read)]
+pub fn one(_ctx: &Ctx) -> String { todo!() }
+
+/// Two.
+#[tool(tier = read)]
+pub fn two(_ctx: &State) -> String { todo!() }
+";
+    let (analysis, _dir) = analyze_lib(source, &CfgEnv::default());
+    let errors: Vec<String> = analysis
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        errors.iter().any(|e| e.contains("share one context type")),
+        "{errors:#?}"
+    );
+}

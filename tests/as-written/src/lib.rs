@@ -3,7 +3,8 @@
 //! error, and through a `Result` alias the `#[tool]` macro cannot see
 //! through: each failure must reach the client as a tool error
 //! (`isError: true`), never as a success carrying `{"Err": ..}`. One is named
-//! with a raw identifier, one names its lifetimes.
+//! with a raw identifier, one names its lifetimes, one takes its context
+//! through an alias.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -75,4 +76,13 @@ pub struct Shelf {
 #[allow(clippy::needless_lifetimes)]
 pub async fn shelf_first<'a>(shelf: &'a Shelf) -> Option<String> {
     shelf.notes.first().cloned()
+}
+
+/// The shelf by another name, as a server's modules may call their state.
+pub type Library = Shelf;
+
+/// Counts the notes, taking the context through its alias.
+#[tool(tier = read)]
+pub fn shelf_count(library: &Library) -> usize {
+    library.notes.len()
 }

@@ -1,6 +1,6 @@
 //! Every way a handler fails is a tool error over a real session, in both
 //! eras, and a `Result` through an alias is never an output schema; a raw
-//! name and a named lifetime serve as written.
+//! name, a named lifetime and a context through an alias serve as written.
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -124,12 +124,12 @@ async fn a_result_through_an_alias_succeeds_with_its_value_and_its_value_s_schem
 
 #[test]
 fn every_baked_schema_equals_schemars_including_the_aliased_outputs() {
-    assert_eq!(tooltable::testing::assert_schemas_match(&TOOLS), 8);
+    assert_eq!(tooltable::testing::assert_schemas_match(&TOOLS), 9);
 }
 
 #[tokio::test]
-async fn a_raw_name_and_a_named_lifetime_serve_as_their_authors_wrote_them() {
-    let results = call(CURRENT, &["match", "shelf_first"]).await;
+async fn a_raw_name_a_named_lifetime_and_an_aliased_context_serve_as_written() {
+    let results = call(CURRENT, &["match", "shelf_first", "shelf_count"]).await;
     assert_eq!(results[0]["isError"], false, "{}", results[0]);
     assert_eq!(text(&results[0]), "matched");
     assert_eq!(results[1]["isError"], false, "{}", results[1]);
