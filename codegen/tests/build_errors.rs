@@ -569,7 +569,7 @@ fn a_default_the_build_script_cannot_evaluate_is_refused_at_the_field() {
     );
     assert_eq!(
         found,
-        "src/lib.rs:6:5: the default of field `size` cannot be known at build time: `compute ()` is not a constant the build script can evaluate; write the default as a literal (a `default = \"path\"` function whose body is a literal), or remove the default"
+        "src/lib.rs:6:5: the default of field `size` cannot be known at build time: `compute()` is not a constant the build script can evaluate; write the default as a literal (a `default = \"path\"` function whose body is a literal), or remove the default"
     );
 }
 

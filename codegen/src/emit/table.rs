@@ -180,8 +180,10 @@ pub fn render(
         ::core::compile_error!(::core::concat!(
             \"tooltable's build script did not see the #[tool] `\", $name,
             \"`, so the generated table cannot include it. This happens when the tool is inside `include!`, \
-inside another macro, or in a module the build script did not follow (behind a `#[cfg]` it evaluated as false, \
-or declared somewhere other than a plain `mod` reached from the crate root). Move the tool into a plain module, \
+inside another macro, inside a function body, under the attribute imported by another name \
+(`use tooltable::tool as ..`: the build reads `#[tool]` and `#[tooltable::tool]`), or in a module the build script \
+did not follow (behind a `#[cfg]` it evaluated as false, or declared somewhere other than a plain `mod` reached \
+from the crate root). Move the tool to a plain module's top level, spell the attribute `#[tool]`, \
 and check that `build.rs` calls `tooltable_codegen::build()`.\"
         ));
     };

@@ -309,8 +309,25 @@ pub fn owned_string(krate: &str, name: &str) -> bool {
     known::leaf(krate, name).is_some_and(|leaf| matches!(leaf.rust_name, "String" | "PathBuf"))
 }
 
-fn written(tokens: &impl ToTokens) -> String {
-    tokens.to_token_stream().to_string()
+/// Source written back as a person writes it (`Duration::from_secs(5)`),
+/// for messages: proc_macro2 spaces every token apart.
+pub(crate) fn written(tokens: &impl ToTokens) -> String {
+    let spaced = tokens.to_token_stream().to_string();
+    [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" (", "("),
+        ("( ", "("),
+        (" )", ")"),
+        (" ,", ","),
+        (" . ", "."),
+        (" [", "["),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" !", "!"),
+    ]
+    .iter()
+    .fold(spaced, |text, (from, to)| text.replace(from, to))
 }
 
 impl<'k> Generator<'_, 'k> {

@@ -576,7 +576,7 @@ impl<'g, 'k> Generator<'g, 'k> {
         let refuse = || {
             Refusal::Unknown(format!(
                 "`{}` is not a constant the build script can evaluate",
-                expr.to_token_stream()
+                super::consts::written(expr)
             ))
         };
         if self.is_default_call(module, expr) {

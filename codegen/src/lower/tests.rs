@@ -413,10 +413,7 @@ fn a_constructor_of_the_crates_own_type_is_not_taken_for_its_default() {
     assert_one_error(
         &errors,
         "src/lib.rs:7:1",
-        &[
-            "`Settings :: new ()` is not a constant",
-            "remove the default",
-        ],
+        &["`Settings::new()` is not a constant", "remove the default"],
     );
     // An inherent `default` comes before the trait's.
     let errors = self::errors(
@@ -429,7 +426,7 @@ fn a_constructor_of_the_crates_own_type_is_not_taken_for_its_default() {
     assert_one_error(
         &errors,
         "src/lib.rs:7:1",
-        &["`Settings :: default ()` is not a constant"],
+        &["`Settings::default()` is not a constant"],
     );
 }
 
@@ -463,7 +460,7 @@ fn without_the_targets_pointer_width_a_pointer_sized_default_must_not_depend_on_
     assert_one_error(
         &errors,
         "src/lib.rs:4:1",
-        &["the value of `usize :: MAX` depends on the width of `usize` and `isize`"],
+        &["the value of `usize::MAX` depends on the width of `usize` and `isize`"],
     );
 }
 
@@ -573,6 +570,21 @@ pub fn two(_ctx: &State) -> String { todo!() }
         .collect();
     assert!(
         errors.iter().any(|e| e.contains("share one context type")),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn a_default_the_build_cannot_evaluate_is_quoted_as_it_was_written() {
+    let errors = errors(
+        "fn wait() -> std::time::Duration { std::time::Duration::from_secs(5) }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(default = \"wait\")]\npub wait: std::time::Duration,\n}\npub type Out = u8;\n",
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("`std::time::Duration::from_secs(5)`")),
         "{errors:#?}"
     );
 }

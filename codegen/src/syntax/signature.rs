@@ -212,10 +212,18 @@ pub fn handler_shape(sig: &Signature) -> syn::Result<HandlerShape> {
 }
 
 fn output_shape(ty: &Type) -> syn::Result<OutputShape> {
-    if let Type::ImplTrait(_) = ty {
+    if let Type::ImplTrait(implemented) = ty {
+        let future = implemented.bounds.iter().any(|bound| {
+            matches!(bound, syn::TypeParamBound::Trait(t)
+                if t.path.segments.last().is_some_and(|s| s.ident == "Future"))
+        });
         return Err(syn::Error::new(
             ty.span(),
-            "a tool handler must name its return type; for async work write `async fn` rather than returning `impl Future`",
+            if future {
+                "a tool handler must name its return type; for async work write `async fn` rather than returning `impl Future`"
+            } else {
+                "a tool handler must name its return type: the build writes the output schema from it, which `impl Trait` hides; return the concrete type"
+            },
         ));
     }
     let inner = result_ok_type(ty).unwrap_or(ty);
@@ -350,6 +358,15 @@ mod tests {
             let ty: Type = syn::parse_str(ty).unwrap();
             assert_eq!(classify(&ty), OutputKind::Structured);
         }
+    }
+
+    #[test]
+    fn impl_serialize_is_told_to_name_its_type_and_impl_future_to_be_async() {
+        let errors = refusals(parse_quote!(fn f() -> impl Serialize));
+        assert!(errors[0].contains("return the concrete type"), "{errors:?}");
+        assert!(!errors[0].contains("Future"), "{errors:?}");
+        let errors = refusals(parse_quote!(fn f() -> impl std::future::Future<Output = Note>));
+        assert!(errors[0].contains("write `async fn`"), "{errors:?}");
     }
 
     #[test]
