@@ -416,27 +416,12 @@ fn context_of(
             ),
         )
     };
-    let mut resolved = lowerer
-        .resolver
-        .resolve(decl.module, &path.path)
-        .map_err(unresolved)?;
     // A context named through an alias (`type State = crate::Ctx`) is the
-    // type it names, as rustc sees it; the bound stops an alias of itself.
-    for _ in 0..MAX_ALIASES {
-        let Resolved::Alias(module, alias) = resolved else {
-            break;
-        };
-        let syn::Type::Path(target) = &*alias.ty else {
-            break;
-        };
-        if !alias.generics.params.is_empty() {
-            break;
-        }
-        resolved = lowerer
-            .resolver
-            .resolve(module, &target.path)
-            .map_err(unresolved)?;
-    }
+    // type it names, as rustc sees it.
+    let resolved = lowerer
+        .resolver
+        .resolve_through_aliases(decl.module, &path.path)
+        .map_err(unresolved)?;
     let (key, item_module, ident, public) = match resolved {
         Resolved::Struct(m, s) => (
             format!("{}::{}", krate.module_path(m), s.ident),
@@ -467,9 +452,6 @@ fn context_of(
         path_from_root,
     }))
 }
-
-/// The most aliases followed from a context type to the type it names.
-const MAX_ALIASES: usize = 16;
 
 fn reachable_from_root(krate: &Crate, module: ModuleId) -> bool {
     let mut current = module;

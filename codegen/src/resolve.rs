@@ -57,6 +57,9 @@ pub enum ResolvedValue<'k> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResolveError(pub String);
 
+/// The most plain aliases followed from a path to the item it names.
+const MAX_ALIASES: usize = 16;
+
 const PRIMITIVES: [&str; 17] = [
     "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
     "i128", "isize", "f32", "f64",
@@ -210,6 +213,31 @@ impl<'k> Resolver<'k> {
             segments.insert(0, "::".into());
         }
         self.resolve_segments(module, &segments, 0)
+    }
+
+    /// Resolves a path written in `module`, following plain aliases
+    /// (`type State = crate::Ctx`, without type parameters) to the item
+    /// they name; at most 16 of them, so an alias of itself
+    /// stops.
+    pub fn resolve_through_aliases(
+        &self,
+        module: ModuleId,
+        path: &syn::Path,
+    ) -> Result<Resolved<'k>, ResolveError> {
+        let mut resolved = self.resolve(module, path)?;
+        for _ in 0..MAX_ALIASES {
+            let Resolved::Alias(module, alias) = resolved else {
+                break;
+            };
+            let syn::Type::Path(target) = &*alias.ty else {
+                break;
+            };
+            if !alias.generics.params.is_empty() {
+                break;
+            }
+            resolved = self.resolve(module, &target.path)?;
+        }
+        Ok(resolved)
     }
 
     /// Resolves a path in value position (a `const`, a function, an

@@ -53,6 +53,17 @@ fn errors(types: &str) -> Vec<String> {
         .collect()
 }
 
+/// The errors of a crate whose `src/lib.rs` is `source`, as sentences.
+fn errors_of(source: &str) -> Vec<String> {
+    analyze_lib(source, &CfgEnv::default())
+        .0
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(ToString::to_string)
+        .collect()
+}
+
 /// The input and output schemas of a crate whose one tool takes `Params`
 /// and returns `Out`.
 fn schemas(types: &str) -> (Value, Value) {
@@ -536,13 +547,7 @@ pub fn two(_ctx: &State) -> String { todo!() }
 #[tool(tier = read)]
 pub fn three(_ctx: &inner::Shared) -> String { todo!() }
 ";
-    let (analysis, _dir) = analyze_lib(source, &CfgEnv::default());
-    let errors: Vec<String> = analysis
-        .diagnostics()
-        .iter()
-        .filter(|d| d.is_error())
-        .map(ToString::to_string)
-        .collect();
+    let errors = errors_of(source);
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
@@ -561,13 +566,7 @@ pub fn one(_ctx: &Ctx) -> String { todo!() }
 #[tool(tier = read)]
 pub fn two(_ctx: &State) -> String { todo!() }
 ";
-    let (analysis, _dir) = analyze_lib(source, &CfgEnv::default());
-    let errors: Vec<String> = analysis
-        .diagnostics()
-        .iter()
-        .filter(|d| d.is_error())
-        .map(ToString::to_string)
-        .collect();
+    let errors = errors_of(source);
     assert!(
         errors.iter().any(|e| e.contains("share one context type")),
         "{errors:#?}"
