@@ -231,8 +231,8 @@ fn describe_tool(
                 }
                 schema
             }
-            Err(e) => {
-                errors.push(lower_error(krate, e));
+            Err(found) => {
+                errors.extend(found.into_iter().map(|e| lower_error(krate, e)));
                 Value::Null
             }
         },
@@ -288,8 +288,8 @@ fn describe_tool(
         (OutputKind::Structured, Some(ty)) => match lowerer.output_schema(module, ty) {
             Ok(schema) if schema::is_object_schema(&schema) => (Some(schema), false),
             Ok(schema) => (Some(schema::wrap_output(schema)), true),
-            Err(e) => {
-                errors.push(lower_error(krate, e));
+            Err(found) => {
+                errors.extend(found.into_iter().map(|e| lower_error(krate, e)));
                 (None, false)
             }
         },

@@ -267,7 +267,13 @@ impl<'k> Resolver<'k> {
         if prefix.is_empty() {
             return self.lookup_value(module, name, depth);
         }
-        Ok(match self.resolve_segments(module, prefix, depth)? {
+        let prefix = match self.resolve_segments(module, prefix, depth) {
+            // `serde_json::from_value`: a first segment nothing in scope
+            // names is a crate, as it is in a type's path.
+            Err(_) if prefix.len() == 1 => Resolved::Foreign(prefix.to_vec()),
+            other => other?,
+        };
+        Ok(match prefix {
             Resolved::Module(m) => self.lookup_value(m, name, depth)?,
             Resolved::Struct(m, s) => Some(ResolvedValue::Associated(m, &s.ident, name.clone())),
             Resolved::Enum(m, e) => Some(ResolvedValue::Associated(m, &e.ident, name.clone())),

@@ -752,12 +752,15 @@ pub struct ContainerAttrs {
     pub transparent: bool,
     /// `#[schemars(inline)]`.
     pub inline: bool,
-    /// `#[schemars(with = "Type")]`.
-    pub with: Option<syn::Type>,
+    /// `#[schemars(with = "Type")]` or `#[schemars(schema_with = "path")]`.
+    pub with: Option<With>,
     /// serde's `from` or `try_from`: what deserializing goes through.
     pub from: Option<syn::Type>,
     /// serde's `into`: what serializing goes through.
     pub into: Option<syn::Type>,
+    /// The last segment of serde's `remote = "path"`: the type this one
+    /// stands in for, whose name schemars gives the schema.
+    pub remote: Option<String>,
 }
 
 /// What a variant says about itself.
@@ -775,8 +778,8 @@ pub struct VariantAttrs {
     pub skip_deserializing: bool,
     /// `untagged` on this variant.
     pub untagged: bool,
-    /// `#[schemars(with = "Type")]`.
-    pub with: Option<syn::Type>,
+    /// `#[schemars(with = "Type")]` or `#[schemars(schema_with = "path")]`.
+    pub with: Option<With>,
 }
 
 impl VariantAttrs {
@@ -806,23 +809,59 @@ pub struct FieldAttrs {
     pub default: SerdeDefault,
     /// `flatten`.
     pub flatten: bool,
-    /// `#[schemars(with = "Type")]`.
-    pub with: Option<syn::Type>,
+    /// `#[schemars(with = "Type")]` or `#[schemars(schema_with = "path")]`.
+    pub with: Option<With>,
     /// serde's `with` or `serialize_with`: serde writes the field through a
     /// function (allowed only beside a schemars `with`).
     pub serialize_with: bool,
 }
 
-/// `schema_with` names a function that makes the schema, which the build
-/// script cannot run.
-fn refuse_schema_with(schemars: &[Item]) -> Result<()> {
-    match schemars.iter().find(|i| i.name() == "schema_with") {
-        Some(item) => Err(error(
-            item.span(),
-            "`schema_with` calls a function to make the schema, which the build script cannot run; use #[schemars(with = \"Type\")] instead",
-        )),
-        None => Ok(()),
+/// What a schemars `with` or `schema_with` puts in place of a type's own
+/// schema.
+#[derive(Clone, Debug)]
+pub enum With {
+    /// `with = "Type"`: that type's schema.
+    Type(syn::Type),
+    /// `schema_with = "path"`: what the function returns, which the build
+    /// evaluates when its body is a literal schema.
+    Function {
+        /// The function.
+        path: syn::ExprPath,
+        /// Where the attribute names it.
+        span: Span,
+    },
+}
+
+/// The `with` or `schema_with` among schemars' items (schemars accepts one).
+fn read_with(schemars: &[Item]) -> Result<Option<With>> {
+    let mut found = None;
+    for item in schemars {
+        let with = match item.name().as_str() {
+            "with" => With::Type(parse_type(item)?),
+            "schema_with" => {
+                let text = item.lit_str()?;
+                let path = syn::parse_str(&text).map_err(|_| {
+                    error(
+                        item.span(),
+                        format!("`schema_with = \"{text}\"` does not name a function"),
+                    )
+                })?;
+                With::Function {
+                    path,
+                    span: item.span(),
+                }
+            }
+            _ => continue,
+        };
+        if found.is_some() {
+            return Err(error(
+                item.span(),
+                "schemars takes one `with` or `schema_with` here; remove all but one",
+            ));
+        }
+        found = Some(with);
     }
+    Ok(found)
 }
 
 fn parse_type(item: &Item) -> Result<syn::Type> {
@@ -849,12 +888,6 @@ fn refuse_unknowable(item: &Item, has_schemars_with: bool) -> Result<()> {
             ),
         ));
     }
-    if name == "remote" {
-        return Err(error(
-            item.span(),
-            "`remote` derives serde's impls for another crate's type, whose fields the build script cannot see; say what the schema is with #[schemars(with = \"Type\")] where the type is used",
-        ));
-    }
     Ok(())
 }
 
@@ -863,12 +896,7 @@ impl ContainerAttrs {
     pub fn read(attrs: &[Attribute], is_enum: bool, span: Span) -> Result<ContainerAttrs> {
         let schemars = items(attrs, "schemars")?;
         let serde = effective_serde(attrs)?;
-        let with = schemars
-            .iter()
-            .find(|i| i.name() == "with")
-            .map(parse_type)
-            .transpose()?;
-        refuse_schema_with(&schemars)?;
+        let with = read_with(&schemars)?;
         let mut out = ContainerAttrs {
             common: Common::read(attrs, &schemars, &[])?,
             rename_format: schemars
@@ -887,6 +915,7 @@ impl ContainerAttrs {
             with,
             from: None,
             into: None,
+            remote: None,
         };
         if let Some(item) = schemars
             .iter()
@@ -917,6 +946,15 @@ impl ContainerAttrs {
                     out.from = Some(parse_type(item)?);
                 }
                 "into" => out.into = Some(parse_type(item)?),
+                "remote" => {
+                    let path: syn::Path = syn::parse_str(&item.lit_str()?).map_err(|_| {
+                        error(
+                            item.span(),
+                            "`remote` takes the path of the type this one stands in for",
+                        )
+                    })?;
+                    out.remote = path.segments.last().map(|s| s.ident.to_string());
+                }
                 _ => {}
             }
         }
@@ -954,11 +992,7 @@ impl VariantAttrs {
     pub fn read(attrs: &[Attribute]) -> Result<VariantAttrs> {
         let schemars = items(attrs, "schemars")?;
         let serde = effective_serde(attrs)?;
-        let with = schemars
-            .iter()
-            .find(|i| i.name() == "with")
-            .map(parse_type)
-            .transpose()?;
+        let with = read_with(&schemars)?;
         let mut out = VariantAttrs {
             common: Common::read(attrs, &schemars, &[])?,
             with,
@@ -990,12 +1024,7 @@ impl FieldAttrs {
         let serde = effective_serde(attrs)?;
         let validate = items(attrs, "validate")?;
         let garde = items(attrs, "garde")?;
-        let with = schemars
-            .iter()
-            .find(|i| i.name() == "with")
-            .map(parse_type)
-            .transpose()?;
-        refuse_schema_with(&schemars)?;
+        let with = read_with(&schemars)?;
         let mut out = FieldAttrs {
             common: Common::read(attrs, &schemars, &[])?,
             validation: Validation::read(&schemars, &validate, &garde)?,

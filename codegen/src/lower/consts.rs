@@ -325,6 +325,9 @@ pub(crate) fn written(tokens: &impl ToTokens) -> String {
         ("[ ", "["),
         (" ]", "]"),
         (" !", "!"),
+        ("::< ", "::<"),
+        (" >(", ">("),
+        (" >::", ">::"),
     ]
     .iter()
     .fold(spaced, |text, (from, to)| text.replace(from, to))
@@ -493,14 +496,43 @@ impl<'k> Generator<'_, 'k> {
         expr: &Expr,
         ty: &Ty<'k>,
     ) -> Result<Option<Value>, Refusal> {
+        self.at_every_width(expr, |g| g.fold_json_at_width(module, expr, ty))
+    }
+
+    /// Folds `expr`, written in `module`, as `serde_json::json!` writes a
+    /// value nothing around it gives a type: the type a suffixed literal, a
+    /// `const` or `u32::MAX` in it has, else `i32` for an integer and `f64`
+    /// for a float, as the compiler's inference falls back.
+    pub fn fold_json_untyped(&mut self, module: ModuleId, expr: &Expr) -> Result<Value, Refusal> {
+        let value = self.at_every_width(expr, |g| {
+            let Some(prim) = g.own_prim(module, expr)?.or_else(|| fallback_prim(expr)) else {
+                return Ok(None);
+            };
+            g.fold(module, expr, prim)?.to_json().map(Some)
+        })?;
+        value.ok_or_else(|| {
+            Refusal::Unknown(format!(
+                "`{}` is not a constant the build script can evaluate",
+                written(expr)
+            ))
+        })
+    }
+
+    /// `fold` at the target's pointer width, or, when the build does not say
+    /// it, at every width where the value is valid, which must agree.
+    fn at_every_width(
+        &mut self,
+        expr: &Expr,
+        mut fold: impl FnMut(&mut Self) -> Result<Option<Value>, Refusal>,
+    ) -> Result<Option<Value>, Refusal> {
         if self.lowerer.krate.pointer_width.is_some() {
-            return self.fold_json_at_width(module, expr, ty);
+            return fold(self);
         }
         let mut values = Vec::new();
         let mut refusals = Vec::new();
         for width in [64, 32, 16] {
             self.pointer_width = Some(width);
-            match self.fold_json_at_width(module, expr, ty) {
+            match fold(self) {
                 Ok(value) => values.push(value),
                 Err(refusal) => refusals.push(refusal),
             }
@@ -514,6 +546,37 @@ impl<'k> Generator<'_, 'k> {
             ))),
             None => Err(refusals.swap_remove(0)),
         }
+    }
+
+    /// The type `expr` says it has by itself: a suffixed literal, a `const`,
+    /// `MIN` or `MAX` of an integer type, or a string, `bool` or `char`.
+    fn own_prim(&self, module: ModuleId, expr: &Expr) -> Result<Option<Prim>, Refusal> {
+        if let Some(ty) = self.int_type_of(module, expr)? {
+            return Ok(Some(Prim::Int(ty)));
+        }
+        Ok(match strip(expr) {
+            Expr::Lit(ExprLit { lit, .. }) => match lit {
+                Lit::Float(f) if f.suffix() == "f32" => Some(Prim::F32),
+                Lit::Float(f) if f.suffix() == "f64" => Some(Prim::F64),
+                Lit::Str(_) => Some(Prim::Str),
+                Lit::Bool(_) => Some(Prim::Bool),
+                Lit::Char(_) => Some(Prim::Char),
+                _ => None,
+            },
+            Expr::Unary(unary) => self.own_prim(module, &unary.expr)?,
+            Expr::Binary(binary) => match self.own_prim(module, &binary.left)? {
+                Some(prim) => Some(prim),
+                None if matches!(binary.op, BinOp::Shl(_) | BinOp::Shr(_)) => None,
+                None => self.own_prim(module, &binary.right)?,
+            },
+            Expr::Path(path) if path.qself.is_none() => match self.value_ref(module, &path.path)? {
+                Some(ValueRef::Const(m, item)) => Some(self.const_prim(m, item)?),
+                Some(ValueRef::Bound(ty, _)) => Some(Prim::Int(ty)),
+                None => None,
+            },
+            Expr::MethodCall(_) | Expr::Call(_) => Some(Prim::Str),
+            _ => None,
+        })
     }
 
     fn fold_json_at_width(
@@ -863,6 +926,22 @@ impl<'k> Generator<'_, 'k> {
             },
             _ => None,
         })
+    }
+}
+
+/// The type the compiler falls back to for an expression whose literals
+/// have no suffix: `f64` when the first is a float, otherwise `i32`.
+fn fallback_prim(expr: &Expr) -> Option<Prim> {
+    match strip(expr) {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(_), ..
+        }) => Some(Prim::Int(I32)),
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(_), ..
+        }) => Some(Prim::F64),
+        Expr::Unary(unary) => fallback_prim(&unary.expr),
+        Expr::Binary(binary) => fallback_prim(&binary.left),
+        _ => None,
     }
 }
 

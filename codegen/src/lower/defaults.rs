@@ -109,7 +109,9 @@ impl<'g, 'k> Generator<'g, 'k> {
             return true;
         }
         match ty {
-            Ty::Leaf(_) => true,
+            // A `schema_with` schema stands for the field's own type, which
+            // is what is serialized, so it never reaches here as a value's.
+            Ty::Leaf(_) | Ty::Given(_) => true,
             Ty::Option(t)
             | Ty::Seq(t)
             | Ty::Set(t)
@@ -241,6 +243,12 @@ impl<'g, 'k> Generator<'g, 'k> {
             }
             Ty::Bound(_) => Value::String("Unbounded".into()),
             Ty::Local(def) => self.local_default(def, depth + 1)?,
+            Ty::Given(given) => {
+                return Err(Refusal::Unknown(format!(
+                    "`{}` gives a schema, not a value with a default",
+                    given.name
+                )));
+            }
         })
     }
 
@@ -435,7 +443,7 @@ impl<'g, 'k> Generator<'g, 'k> {
 
     /// The body of the crate's function `path` names (free, or inherent to
     /// one of its types), and the module it is written in.
-    fn crate_fn(
+    pub(super) fn crate_fn(
         &self,
         module: ModuleId,
         path: &syn::ExprPath,
@@ -676,30 +684,35 @@ impl<'g, 'k> Generator<'g, 'k> {
 /// The value a function body returns: its one expression, with or without
 /// `return`. `by` names the function.
 fn body_value(module: ModuleId, block: &syn::Block, by: &str) -> Result<Expr, Refusal> {
+    match body_expr(block) {
+        Ok(expr) => Ok(expr),
+        Err(Some(first)) => Err(Refusal::at(
+            module,
+            first,
+            format!(
+                "is given by {by}, whose body has statements before its value, which the build script cannot evaluate"
+            ),
+            "write the body as a single expression, such as `10 * 1024 * 1024` (a `const` item can name a part of it), or remove the default",
+        )),
+        Err(None) => Err(Refusal::Unknown(format!(
+            "{by} does not end in a value the build script can read"
+        ))),
+    }
+}
+
+/// A function body's one expression, with or without `return`; otherwise
+/// where its first statement is, when it has statements before its value.
+pub(super) fn body_expr(block: &syn::Block) -> Result<Expr, Option<proc_macro2::Span>> {
     let value = |expr: &Expr| match expr {
         Expr::Return(r) => r.expr.as_deref().cloned(),
         other => Some(other.clone()),
     };
-    let found = match block.stmts.as_slice() {
-        [Stmt::Expr(expr, None)] => value(expr),
-        [Stmt::Expr(expr @ Expr::Return(_), Some(_))] => value(expr),
-        [first, _, ..] => {
-            return Err(Refusal::at(
-                module,
-                first.span(),
-                format!(
-                    "is given by {by}, whose body has statements before its value, which the build script cannot evaluate"
-                ),
-                "write the body as a single expression, such as `10 * 1024 * 1024` (a `const` item can name a part of it), or remove the default",
-            ));
-        }
-        _ => None,
-    };
-    found.ok_or_else(|| {
-        Refusal::Unknown(format!(
-            "{by} does not end in a value the build script can read"
-        ))
-    })
+    match block.stmts.as_slice() {
+        [Stmt::Expr(expr, None)] => value(expr).ok_or(None),
+        [Stmt::Expr(expr @ Expr::Return(_), Some(_))] => value(expr).ok_or(None),
+        [first, _, ..] => Err(Some(first.span())),
+        _ => Err(None),
+    }
 }
 
 fn derives_default(attrs: &[syn::Attribute]) -> bool {

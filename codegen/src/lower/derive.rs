@@ -6,13 +6,16 @@
 //! `default`, the skips, renames, validation attributes and doc comments;
 //! and the contract (what deserializing accepts, what serializing gives).
 
-use super::attrs::{ContainerAttrs, FieldAttrs, SerdeDefault, Tagging, Validation, VariantAttrs};
+use super::attrs::{
+    ContainerAttrs, FieldAttrs, SerdeDefault, Tagging, Validation, VariantAttrs, With,
+};
 use super::case::RenameRule;
 use super::schema_ops as ops;
 use super::ty::{Def, DefItem, Scope, Ty};
 use super::{Contract, Generator, LowerError};
 use crate::syntax::doc::title_and_description;
 use proc_macro2::Span;
+use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use std::rc::Rc;
 use syn::spanned::Spanned;
@@ -129,6 +132,9 @@ pub struct ContainerInfo<'k> {
     /// `relevant_type_params`), sorted by name as schemars sorts them: its
     /// `schema_id` names the arguments of these only.
     pub relevant_params: Vec<String>,
+    /// The integer type of a `JsonSchema_repr` enum's `#[repr(..)]`: its
+    /// schema is then the variants' discriminants.
+    pub repr: Option<Type>,
 }
 
 fn unraw(ident: &syn::Ident) -> String {
@@ -150,13 +156,19 @@ fn read_fields<'k>(
     fields: &'k Fields,
     rename_all: &super::attrs::Both<RenameRule>,
     container_default: &SerdeDefault,
-) -> Result<Vec<FieldInfo<'k>>, LowerError> {
+    errors: &mut Vec<LowerError>,
+) -> Vec<FieldInfo<'k>> {
     fields
         .iter()
         .enumerate()
-        .map(|(index, field)| {
-            let mut attrs = FieldAttrs::read(&field.attrs)
-                .map_err(|e| LowerError::new(module, e.span, e.message))?;
+        .filter_map(|(index, field)| {
+            let mut attrs = match FieldAttrs::read(&field.attrs) {
+                Ok(attrs) => attrs,
+                Err(e) => {
+                    errors.push(LowerError::new(module, e.span, e.message));
+                    return None;
+                }
+            };
             // serde gives a field it never deserializes its type's
             // `Default`, unless the field or its container says otherwise.
             if attrs.skip_deserializing && !attrs.default.is_some() && !container_default.is_some()
@@ -181,7 +193,7 @@ fn read_fields<'k>(
                 .de
                 .clone()
                 .unwrap_or_else(|| base(rename_all.de.as_ref()));
-            Ok(FieldInfo {
+            Some(FieldInfo {
                 member,
                 ty: &field.ty,
                 attrs,
@@ -193,28 +205,48 @@ fn read_fields<'k>(
         .collect()
 }
 
-/// Reads a local type's attributes and body.
+/// Reads a local type's attributes and body; the errors are every one its
+/// attributes hold.
 pub fn read_container<'k>(
     module: crate::scan::ModuleId,
     item: DefItem<'k>,
-) -> Result<ContainerInfo<'k>, LowerError> {
+) -> Result<ContainerInfo<'k>, Vec<LowerError>> {
     let err = |e: super::attrs::AttrError| LowerError::new(module, e.span, e.message);
     let is_enum = matches!(item, DefItem::Enum(_));
-    let attrs = ContainerAttrs::read(item.attrs(), is_enum, item.ident().span()).map_err(err)?;
-    let serde_name = attrs
-        .rename
-        .de
-        .clone()
-        .unwrap_or_else(|| unraw(item.ident()));
+    let mut errors = Vec::new();
+    let attrs = ContainerAttrs::read(item.attrs(), is_enum, item.ident().span())
+        .map_err(|e| vec![err(e)])?;
+    // schemars names a serde `remote` stand-in after the type it stands in
+    // for, unless its own `rename` says otherwise.
+    let serde_name = match (&attrs.remote, &attrs.rename_format) {
+        (Some(remote), None) => remote.clone(),
+        _ => attrs
+            .rename
+            .de
+            .clone()
+            .unwrap_or_else(|| unraw(item.ident())),
+    };
     let data = match item {
         DefItem::Struct(s) => Data::Struct(
             style_of(&s.fields),
-            read_fields(module, &s.fields, &attrs.rename_all, &attrs.default)?,
+            read_fields(
+                module,
+                &s.fields,
+                &attrs.rename_all,
+                &attrs.default,
+                &mut errors,
+            ),
         ),
         DefItem::Enum(e) => {
             let mut variants = Vec::with_capacity(e.variants.len());
             for variant in &e.variants {
-                let vattrs = VariantAttrs::read(&variant.attrs).map_err(err)?;
+                let vattrs = match VariantAttrs::read(&variant.attrs) {
+                    Ok(vattrs) => vattrs,
+                    Err(e) => {
+                        errors.push(err(e));
+                        continue;
+                    }
+                };
                 let ident = unraw(&variant.ident);
                 let ser_name = vattrs.rename.ser.clone().unwrap_or_else(|| {
                     attrs
@@ -234,7 +266,13 @@ pub fn read_container<'k>(
                 };
                 variants.push(VariantInfo {
                     style: style_of(&variant.fields),
-                    fields: read_fields(module, &variant.fields, &field_rules, &attrs.default)?,
+                    fields: read_fields(
+                        module,
+                        &variant.fields,
+                        &field_rules,
+                        &attrs.default,
+                        &mut errors,
+                    ),
                     attrs: vattrs,
                     ser_name,
                     de_name,
@@ -243,13 +281,76 @@ pub fn read_container<'k>(
             Data::Enum(variants)
         }
     };
+    let repr = if derives(item.attrs(), "JsonSchema_repr") {
+        read_repr(module, item, &data).map_err(|e| vec![e])?
+    } else {
+        None
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let relevant_params = relevant_type_params(item.generics(), &attrs, &data);
     Ok(ContainerInfo {
         attrs,
         data,
         serde_name,
         relevant_params,
+        repr,
     })
+}
+
+/// The `#[repr(..)]` integer type of an enum deriving `JsonSchema_repr`,
+/// which schemars requires, as it requires unit variants.
+fn read_repr(
+    module: crate::scan::ModuleId,
+    item: DefItem<'_>,
+    data: &Data<'_>,
+) -> Result<Option<Type>, LowerError> {
+    let name = item.ident();
+    let Data::Enum(variants) = data else {
+        return Err(LowerError::new(
+            module,
+            name.span(),
+            format!(
+                "`{name}` derives `JsonSchema_repr`, which applies to enums only; derive `JsonSchema`"
+            ),
+        ));
+    };
+    if let (DefItem::Enum(e), Some(index)) =
+        (item, variants.iter().position(|v| v.style != Style::Unit))
+    {
+        let variant = &e.variants[index];
+        return Err(LowerError::new(
+            module,
+            variant.ident.span(),
+            format!(
+                "`{name}` derives `JsonSchema_repr`, which describes unit variants only, but `{}` has fields; make it a unit variant, or derive `JsonSchema` (and serde's own derives)",
+                variant.ident
+            ),
+        ));
+    }
+    let repr = item
+        .attrs()
+        .iter()
+        .filter(|a| a.path().is_ident("repr"))
+        .find_map(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
+            )
+            .ok()?
+            .into_iter()
+            .find(|i| i != "C")
+        });
+    match repr {
+        Some(ty) => Ok(Some(syn::parse_quote!(#ty))),
+        None => Err(LowerError::new(
+            module,
+            name.span(),
+            format!(
+                "`{name}` derives `JsonSchema_repr`, which needs the enum's integer type; add #[repr(u8)] (or the integer type its discriminants have)"
+            ),
+        )),
+    }
 }
 
 /// The type parameters used in a schemars `rename` format (`{T}`).
@@ -285,8 +386,12 @@ fn relevant_type_params(
         if field.attrs.skip_serializing && field.attrs.skip_deserializing {
             return;
         }
-        let ty = field.attrs.with.as_ref().unwrap_or(field.ty);
-        visit_type_params(ty, &all, &mut relevant);
+        // A `schema_with` function's schema names no type parameter.
+        match &field.attrs.with {
+            None => visit_type_params(field.ty, &all, &mut relevant),
+            Some(With::Type(ty)) => visit_type_params(ty, &all, &mut relevant),
+            Some(With::Function { .. }) => {}
+        }
     };
     match data {
         Data::Struct(_, fields) => fields.iter().for_each(&mut visit_field),
@@ -413,7 +518,9 @@ impl<'g, 'k> Generator<'g, 'k> {
     /// impls), if any.
     pub fn forwarded(&self, def: &Def<'k>) -> Result<Option<Ty<'k>>, LowerError> {
         let info = self.container(def)?;
-        if let Some(with) = &info.attrs.with
+        // schemars forwards to a `with` type, but a `schema_with` function
+        // stands only for the container's `json_schema`.
+        if let Some(With::Type(with)) = &info.attrs.with
             && info.attrs.common.is_default()
         {
             return self.lowerer.ty(&Scope::of_def(def), with).map(Some);
@@ -463,8 +570,18 @@ impl<'g, 'k> Generator<'g, 'k> {
     }
 
     fn field_ty(&self, def: &Def<'k>, field: &FieldInfo<'k>) -> Result<Ty<'k>, LowerError> {
-        let written = field.attrs.with.as_ref().unwrap_or(field.ty);
-        self.lowerer.ty(&Scope::of_def(def), written)
+        match &field.attrs.with {
+            Some(with) => self.with_ty(def, with),
+            None => self.lowerer.ty(&Scope::of_def(def), field.ty),
+        }
+    }
+
+    /// The type a schemars `with` or `schema_with` written in `def` stands for.
+    fn with_ty(&self, def: &Def<'k>, with: &With) -> Result<Ty<'k>, LowerError> {
+        match with {
+            With::Type(ty) => self.lowerer.ty(&Scope::of_def(def), ty),
+            With::Function { path, span } => self.lowerer.schema_fn(def.module, path, *span),
+        }
     }
 
     /// The schema of a local type, as its derived `json_schema` gives it.
@@ -474,8 +591,10 @@ impl<'g, 'k> Generator<'g, 'k> {
             return self.json_schema(&inner);
         }
         let info = self.container(def)?;
-        let mut schema = if let Some(with) = &info.attrs.with {
-            let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
+        let mut schema = if let Some(repr) = &info.repr {
+            self.repr_schema(def, repr)?
+        } else if let Some(with) = &info.attrs.with {
+            let ty = self.with_ty(def, with)?;
             self.json_schema(&ty)?
         } else if let Some(field) = info.transparent_field() {
             self.field_schema(def, field, false)?
@@ -506,6 +625,52 @@ impl<'g, 'k> Generator<'g, 'k> {
         apply_common(&mut schema, &info.attrs.common);
         apply_extensions(&mut schema, &info.attrs.common);
         Ok(schema)
+    }
+
+    /// schemars' `expr_for_repr`: the discriminants of a `JsonSchema_repr`
+    /// enum, each `as` its `#[repr(..)]` type, as serde_repr writes them.
+    fn repr_schema(&mut self, def: &Def<'k>, repr: &Type) -> Result<Value, LowerError> {
+        let DefItem::Enum(item) = def.item else {
+            return Ok(json!({"type": "integer", "enum": []}));
+        };
+        let ty = self.lowerer.ty(&Scope::module(def.module), repr)?;
+        let mut values = Vec::with_capacity(item.variants.len());
+        let mut next: Option<i128> = Some(0);
+        for variant in &item.variants {
+            let value = match &variant.discriminant {
+                Some((_, expr)) => {
+                    let folded = self.fold_json(def.module, expr, &ty).map_err(|refusal| {
+                        refusal.into_error(
+                            def.module,
+                            expr.span(),
+                            &format!("variant `{}`", variant.ident),
+                            "write the discriminant as an integer literal or a `const` of this crate",
+                        )
+                    })?;
+                    folded.ok_or_else(|| {
+                        LowerError::new(
+                            def.module,
+                            def.item.ident().span(),
+                            format!("`#[repr({})]` is not an integer type", repr.to_token_stream()),
+                        )
+                    })?
+                }
+                None => next.and_then(integer).ok_or_else(|| {
+                    LowerError::new(
+                        def.module,
+                        variant.ident.span(),
+                        format!("the discriminant of variant `{}` is beyond what the build script counts to", variant.ident),
+                    )
+                })?,
+            };
+            next = value
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| value.as_u64().map(i128::from))
+                .and_then(|v| v.checked_add(1));
+            values.push(value);
+        }
+        Ok(json!({"type": "integer", "enum": values}))
     }
 
     /// schemars' `expr_for_field`: the field's type's subschema with the
@@ -572,7 +737,8 @@ impl<'g, 'k> Generator<'g, 'k> {
         let mut prefix = Vec::with_capacity(fields.len());
         let contract = self.contract;
         for field in fields.iter().filter(|f| f.in_contract(contract)) {
-            prefix.push(self.field_schema(def, field, false)?);
+            let rendered = self.field_schema(def, field, false);
+            prefix.push(self.lowerer.report(rendered).unwrap_or(Value::Bool(true)));
         }
         let mut map = Map::new();
         map.insert("type".into(), "array".into());
@@ -602,30 +768,45 @@ impl<'g, 'k> Generator<'g, 'k> {
         };
         let contract = self.contract;
         for field in fields.iter().filter(|f| f.in_contract(contract)) {
-            let ty = self.field_ty(def, field)?;
-            if field.attrs.flatten {
-                let flat = self.flatten_schema(&ty, field.attrs.validation.required)?;
-                ops::flatten(&mut schema, flat);
-                continue;
-            }
-            let default = self.field_default(def, field, container_values.as_ref())?;
-            let sub = self.field_schema_with_default(def, field, false, default)?;
-            let has_default = container_values.is_some() || field.attrs.default.is_some();
-            let has_skip_if = field.attrs.skip_serializing_if.is_some();
-            let required_attr = field.attrs.validation.required;
-            let deserialize = self.contract == Contract::Deserialize;
-            let optional = if has_skip_if && has_default {
-                true
-            } else if !has_skip_if && !has_default && !required_attr {
-                deserialize && self.is_option(&ty)?
-            } else if deserialize {
-                has_default || (!required_attr && self.is_option(&ty)?)
-            } else {
-                has_skip_if
-            };
-            ops::insert_object_property(&mut schema, field.name(self.contract), optional, sub);
+            // A field that cannot be rendered is reported, and its siblings
+            // still are looked at, so that one build names every problem.
+            let rendered = self.struct_field(def, field, container_values.as_ref(), &mut schema);
+            self.lowerer.report(rendered);
         }
         Ok(schema)
+    }
+
+    /// Adds one field of a struct to its schema.
+    fn struct_field(
+        &mut self,
+        def: &Def<'k>,
+        field: &FieldInfo<'k>,
+        container_values: Option<&super::defaults::FieldValues>,
+        schema: &mut Value,
+    ) -> Result<(), LowerError> {
+        let ty = self.field_ty(def, field)?;
+        if field.attrs.flatten {
+            let flat = self.flatten_schema(&ty, field.attrs.validation.required)?;
+            ops::flatten(schema, flat);
+            return Ok(());
+        }
+        let default = self.field_default(def, field, container_values)?;
+        let sub = self.field_schema_with_default(def, field, false, default)?;
+        let has_default = container_values.is_some() || field.attrs.default.is_some();
+        let has_skip_if = field.attrs.skip_serializing_if.is_some();
+        let required_attr = field.attrs.validation.required;
+        let deserialize = self.contract == Contract::Deserialize;
+        let optional = if has_skip_if && has_default {
+            true
+        } else if !has_skip_if && !has_default && !required_attr {
+            deserialize && self.is_option(&ty)?
+        } else if deserialize {
+            has_default || (!required_attr && self.is_option(&ty)?)
+        } else {
+            has_skip_if
+        };
+        ops::insert_object_property(schema, field.name(self.contract), optional, sub);
+        Ok(())
     }
 
     /// schemars' `json_schema_for_flatten`.
@@ -726,7 +907,7 @@ impl<'g, 'k> Generator<'g, 'k> {
                         continue;
                     }
                     let mut schema = if let Some(with) = &variant.attrs.with {
-                        let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
+                        let ty = self.with_ty(def, with)?;
                         self.json_schema(&ty)?
                     } else {
                         match variant.style {
@@ -796,7 +977,7 @@ impl<'g, 'k> Generator<'g, 'k> {
         actually_untagged: bool,
     ) -> Result<Value, LowerError> {
         let mut schema = if let Some(with) = &variant.attrs.with {
-            let ty = self.lowerer.ty(&Scope::of_def(def), with)?;
+            let ty = self.with_ty(def, with)?;
             self.subschema_for(&ty)?
         } else {
             match variant.style {
@@ -814,6 +995,14 @@ impl<'g, 'k> Generator<'g, 'k> {
         }
         Ok(schema)
     }
+}
+
+/// An integer as serde_json holds it, if it fits.
+fn integer(value: i128) -> Option<Value> {
+    i64::try_from(value)
+        .map(Value::from)
+        .or_else(|_| u64::try_from(value).map(Value::from))
+        .ok()
 }
 
 /// Whether `#[derive(..)]` names `trait_name`.

@@ -16,6 +16,7 @@
 //! - [`derive`](mod@derive): structs and enums, as `#[derive(JsonSchema)]` renders them.
 //! - [`defaults`]: `"default"` values knowable at build time.
 //! - [`consts`]: constant expressions in defaults, folded as the compiler folds them.
+//! - [`schema_fn`]: `schema_with` functions whose body is a literal schema.
 //! - [`schema_ops`]: schemars' small edits on schema values.
 //! - [`case`]: serde's `rename_all` rules.
 
@@ -25,6 +26,7 @@ pub mod consts;
 pub mod defaults;
 pub mod derive;
 pub mod known;
+pub mod schema_fn;
 pub mod schema_ops;
 #[cfg(test)]
 mod tests;
@@ -82,6 +84,11 @@ pub struct Lowerer<'k> {
     pub allow_borrowed: bool,
     containers: RefCell<HashMap<usize, Rc<derive::ContainerInfo<'k>>>>,
     hand_written: std::cell::OnceCell<HashSet<usize>>,
+    /// The `schema_with` functions evaluated, by address.
+    given: RefCell<HashMap<usize, Rc<ty::Given>>>,
+    /// Errors found beside the one a lowering returns, so that one build
+    /// reports them all.
+    found: RefCell<Vec<LowerError>>,
 }
 
 impl<'k> Lowerer<'k> {
@@ -94,6 +101,20 @@ impl<'k> Lowerer<'k> {
             allow_borrowed: true,
             containers: RefCell::new(HashMap::new()),
             hand_written: std::cell::OnceCell::new(),
+            given: RefCell::new(HashMap::new()),
+            found: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Keeps the error of a part the lowering goes on past, to be reported
+    /// with the schema's own.
+    pub fn report<T>(&self, result: Result<T, LowerError>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.found.borrow_mut().push(e);
+                None
+            }
         }
     }
 
@@ -145,13 +166,10 @@ impl<'k> Lowerer<'k> {
         if let Some(found) = self.containers.borrow().get(&key) {
             return Ok(found.clone());
         }
-        let by_hand = if self.hand_written_schemas().contains(&key) {
-            Some("implements `JsonSchema` by hand")
-        } else if derive::derives(item.attrs(), "JsonSchema_repr") {
-            Some("derives `JsonSchema_repr`")
-        } else {
-            None
-        };
+        let by_hand = self
+            .hand_written_schemas()
+            .contains(&key)
+            .then_some("implements `JsonSchema` by hand");
         if let Some(how) = by_hand {
             return Err(LowerError::new(
                 module,
@@ -163,36 +181,80 @@ impl<'k> Lowerer<'k> {
                 ),
             ));
         }
-        let info = Rc::new(derive::read_container(module, item)?);
+        if let Some(repr) = ["Deserialize_repr", "Serialize_repr"]
+            .into_iter()
+            .find(|d| derive::derives(item.attrs(), d))
+            && !derive::derives(item.attrs(), "JsonSchema_repr")
+        {
+            return Err(LowerError::new(
+                module,
+                item.ident().span(),
+                format!(
+                    "`{}` derives `{repr}`, so serde reads and writes it as an integer, but `#[derive(JsonSchema)]` describes it by its variants' names; derive `schemars::JsonSchema_repr` instead, whose schema is the integers",
+                    item.ident()
+                ),
+            ));
+        }
+        let info = match derive::read_container(module, item) {
+            Ok(info) => Rc::new(info),
+            Err(mut errors) => {
+                let first = errors.remove(0);
+                self.found.borrow_mut().extend(errors);
+                return Err(first);
+            }
+        };
         self.containers.borrow_mut().insert(key, info.clone());
         Ok(info)
     }
 
     /// The root schema of `ty` (written in `module`) under `contract`, as
-    /// schemars' `schema_for!` gives it, without `$schema` and `title`.
+    /// schemars' `schema_for!` gives it, without `$schema` and `title`; or
+    /// every problem found in it.
     pub fn root_schema(
         &self,
         module: ModuleId,
         ty: &syn::Type,
         contract: Contract,
-    ) -> Result<Value, LowerError> {
-        let resolved = self.ty(&Scope::module(module), ty)?;
-        self.root_schema_of(&resolved, contract)
+    ) -> Result<Value, Vec<LowerError>> {
+        self.all_found(
+            self.ty(&Scope::module(module), ty)
+                .and_then(|resolved| self.root_schema_of(&resolved, contract)),
+        )
     }
 
     /// The output schema of a handler returning `ty`: the schema of its
     /// success type when `ty` is a `Result` reached through an alias (the
     /// shim, which lets the compiler decide, serves its error as the tool's
-    /// error), otherwise of `ty` itself.
-    pub fn output_schema(&self, module: ModuleId, ty: &syn::Type) -> Result<Value, LowerError> {
-        match self.ty(&Scope::module(module), ty)? {
-            Ty::Result(ok, _) => self.root_schema_of(&ok, Contract::Serialize),
-            resolved => self.root_schema_of(&resolved, Contract::Serialize),
+    /// error), otherwise of `ty` itself; or every problem found in it.
+    pub fn output_schema(
+        &self,
+        module: ModuleId,
+        ty: &syn::Type,
+    ) -> Result<Value, Vec<LowerError>> {
+        self.all_found(
+            self.ty(&Scope::module(module), ty)
+                .and_then(|resolved| match resolved {
+                    Ty::Result(ok, _) => self.root_schema_of(&ok, Contract::Serialize),
+                    resolved => self.root_schema_of(&resolved, Contract::Serialize),
+                }),
+        )
+    }
+
+    /// `result` with the errors found beside it.
+    fn all_found(&self, result: Result<Value, LowerError>) -> Result<Value, Vec<LowerError>> {
+        let mut found = self.found.take();
+        match result {
+            Ok(value) if found.is_empty() => Ok(value),
+            Ok(_) => Err(found),
+            Err(e) => {
+                found.insert(0, e);
+                Err(found)
+            }
         }
     }
 
     /// The root schema of a resolved type.
-    pub fn root_schema_of(&self, ty: &Ty<'k>, contract: Contract) -> Result<Value, LowerError> {
+    fn root_schema_of(&self, ty: &Ty<'k>, contract: Contract) -> Result<Value, LowerError> {
         let mut generator = Generator::new(self, contract);
         let id = generator.id(ty)?;
         generator.root_stack.push(id.clone());
@@ -343,6 +405,7 @@ impl<'g, 'k> Generator<'g, 'k> {
             }),
             Ty::Map(key, value) => self.map_schema(key, value)?,
             Ty::Local(def) => self.local_schema(def)?,
+            Ty::Given(given) => given.schema.clone(),
         })
     }
 
@@ -415,6 +478,7 @@ impl<'g, 'k> Generator<'g, 'k> {
                 Some(inner) => self.name(&inner)?,
                 None => self.container_name(def)?,
             },
+            Ty::Given(given) => given.name.clone(),
         })
     }
 
@@ -471,6 +535,7 @@ impl<'g, 'k> Generator<'g, 'k> {
                     }
                 }
             },
+            Ty::Given(given) => given.id.clone(),
         })
     }
 

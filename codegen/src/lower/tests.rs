@@ -129,16 +129,48 @@ fn an_unfinished_serde_attribute_is_refused_at_its_end_not_on_the_first_line() {
 }
 
 #[test]
-fn an_enum_deriving_json_schema_repr_is_refused() {
+fn an_enum_deriving_json_schema_repr_lowers_to_its_discriminants_as_its_repr_type() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub level: Level }\n\
+         pub type Out = u8;\n\
+         const BASE: i8 = 4;\n\
+         #[derive(serde_repr::Deserialize_repr, schemars::JsonSchema_repr)]\n#[repr(i8)]\n\
+         pub enum Level { Low = -2, Mid, High = BASE * 2, Top }\n",
+    );
+    assert_eq!(
+        input["$defs"]["Level"],
+        json!({"type": "integer", "enum": [-2, -1, 8, 9]})
+    );
+}
+
+#[test]
+fn a_json_schema_repr_enum_without_a_repr_is_refused_with_the_attribute_to_add() {
     let errors = errors(
         "#[derive(serde::Deserialize)]\npub struct Params { pub level: Level }\n\
          pub type Out = u8;\n\
-         #[derive(schemars::JsonSchema_repr)]\n#[repr(u8)]\npub enum Level { Low = 1, High = 2 }\n",
+         #[derive(schemars::JsonSchema_repr)]\npub enum Level { Low = 1, High = 2 }\n",
     );
-    assert_one_error(
-        &errors,
-        "src/lib.rs:6:10",
-        &["`Level` derives `JsonSchema_repr`", "derive `JsonSchema`"],
+    assert_eq!(
+        errors,
+        [
+            "src/lib.rs:5:10: `Level` derives `JsonSchema_repr`, which needs the enum's integer type; add #[repr(u8)] (or the integer type its discriminants have)"
+        ]
+    );
+}
+
+#[test]
+fn a_repr_serialized_enum_with_a_plain_json_schema_derive_is_refused_for_the_names_it_would_describe()
+ {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub level: Level }\n\
+         pub type Out = u8;\n\
+         #[derive(serde_repr::Deserialize_repr, schemars::JsonSchema)]\n#[repr(u8)]\npub enum Level { Low = 1, High = 2 }\n",
+    );
+    assert_eq!(
+        errors,
+        [
+            "src/lib.rs:6:10: `Level` derives `Deserialize_repr`, so serde reads and writes it as an integer, but `#[derive(JsonSchema)]` describes it by its variants' names; derive `schemars::JsonSchema_repr` instead, whose schema is the integers"
+        ]
     );
 }
 
@@ -157,13 +189,152 @@ fn the_unstable_ref_variants_setting_is_refused() {
 }
 
 #[test]
-fn serde_remote_is_refused() {
-    let errors = errors(
-        "#[derive(serde::Deserialize)]\npub struct Params { pub d: Def }\n\
+fn a_serde_remote_stand_in_is_named_after_the_type_it_stands_in_for() {
+    let (input, _) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(with = \"ThingDef\")]\n#[schemars(with = \"ThingDef\")]\npub d: other::Thing,\n}\n\
          pub type Out = u8;\n\
-         #[derive(serde::Deserialize)]\n#[serde(remote = \"other::Thing\")]\npub struct Def { pub a: u8 }\n",
+         #[derive(serde::Deserialize, schemars::JsonSchema)]\n#[serde(remote = \"other::Thing\")]\npub struct ThingDef { pub a: u8 }\n",
     );
-    assert_one_error(&errors, "src/lib.rs:5:9", &["`remote`", "#[schemars(with"]);
+    assert_eq!(input["properties"]["d"], json!({"$ref": "#/$defs/Thing"}));
+    assert!(
+        input["$defs"]["Thing"]["properties"]["a"].is_object(),
+        "{input}"
+    );
+}
+
+#[test]
+fn a_schema_with_function_written_as_a_literal_is_its_schema_with_the_fields_metadata() {
+    let (input, output) = schemas(
+        "use schemars::{json_schema, Schema, SchemaGenerator};\n\
+         const MAX: u64 = 1 << 40;\n\
+         fn id(_: &mut SchemaGenerator) -> Schema {\n\
+             json_schema!({\"type\": \"string\", \"maxLength\": MAX, \"minimum\": -3, \"x\": 2.0, \"type\": \"integer\"})\n\
+         }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         /// The id.\n#[schemars(schema_with = \"id\")]\npub id: String,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        input["properties"]["id"],
+        json!({"type": "integer", "maxLength": 1_u64 << 40, "minimum": -3, "x": 2.0, "description": "The id."})
+    );
+    assert_eq!(output["properties"]["result"]["type"], "integer");
+}
+
+#[test]
+fn a_schema_with_function_the_build_cannot_evaluate_is_refused_at_its_attribute_with_every_way_out()
+{
+    let errors = errors(
+        "use schemars::{Schema, SchemaGenerator};\n\
+         fn id(generator: &mut SchemaGenerator) -> Schema {\n\
+             generator.subschema_for::<String>()\n\
+         }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[schemars(schema_with = \"id\")]\npub id: String,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        errors,
+        [
+            "src/lib.rs:7:12: the `schema_with` function `id` cannot be evaluated at build time: `generator.subschema_for::<String>()` is not a literal schema (src/lib.rs:3:1); write the function's body as one literal schema (`json_schema!({...})`, or `Schema::try_from(json!({...})).unwrap()`), or replace `schema_with` with #[schemars(with = \"Type\")] (adding the keywords the type lacks with `extend(\"key\" = value)`), or with a type of this crate that derives `JsonSchema`"
+        ]
+    );
+}
+
+#[test]
+fn a_schema_with_function_with_statements_before_its_value_is_refused_naming_the_first() {
+    let errors = errors(
+        "use schemars::{json_schema, Schema, SchemaGenerator};\n\
+         fn id(_: &mut SchemaGenerator) -> Schema {\n\
+             let s = json_schema!({});\n\
+             s\n\
+         }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[schemars(schema_with = \"id\")]\npub id: String,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:8:12",
+        &[
+            "`id` cannot be evaluated",
+            "statements before its value (src/lib.rs:3:1)",
+        ],
+    );
+}
+
+#[test]
+fn a_schema_with_literal_that_is_not_a_schema_is_refused_as_schemars_would_panic() {
+    let errors = errors(
+        "use schemars::{Schema, SchemaGenerator};\n\
+         fn id(_: &mut SchemaGenerator) -> Schema {\n\
+             Schema::try_from(serde_json::json!([1, 2])).unwrap()\n\
+         }\n\
+         #[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[schemars(schema_with = \"id\")]\npub id: String,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_one_error(
+        &errors,
+        "src/lib.rs:7:12",
+        &["it makes `[1,2]`, which is not a schema", "schemars panics"],
+    );
+}
+
+#[test]
+fn twenty_unevaluable_schema_with_functions_are_twenty_located_errors_in_one_build() {
+    let fields: String = (0..20)
+        .map(|i| {
+            let holder = if i < 10 { "Params" } else { "Inner" };
+            format!("{holder}|#[schemars(schema_with = \"made\")]\npub f{i}: String,\n")
+        })
+        .collect();
+    let of = |holder: &str| -> String {
+        fields
+            .split_inclusive(",\n")
+            .filter_map(|f| f.strip_prefix(&format!("{holder}|")))
+            .collect()
+    };
+    let source = format!(
+        "use schemars::{{Schema, SchemaGenerator}};\n\
+         fn made(g: &mut SchemaGenerator) -> Schema {{ g.subschema_for::<u8>() }}\n\
+         #[derive(serde::Deserialize)]\npub struct Params {{\n{}pub inner: Inner,\n}}\n\
+         #[derive(serde::Deserialize)]\npub struct Inner {{\n{}}}\n\
+         pub type Out = u8;\n",
+        of("Params"),
+        of("Inner")
+    );
+    let errors = errors(&source);
+    assert_eq!(errors.len(), 20, "{errors:#?}");
+    let mut lines: Vec<&str> = errors
+        .iter()
+        .map(|e| e.split(": error").next().unwrap())
+        .collect();
+    lines.dedup();
+    assert_eq!(
+        lines.len(),
+        20,
+        "each error is at its own attribute: {lines:#?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("the `schema_with` function `made` cannot be evaluated"))
+    );
+}
+
+#[test]
+fn every_field_attribute_the_build_cannot_read_is_reported_in_one_build() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params {\n\
+         #[serde(with = \"a\")]\npub a: u8,\n\
+         #[serde(deserialize_with = \"b\")]\npub b: u8,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors[0].starts_with("src/lib.rs:3:9"), "{}", errors[0]);
+    assert!(errors[1].starts_with("src/lib.rs:5:9"), "{}", errors[1]);
 }
 
 #[test]

@@ -43,6 +43,20 @@ pub enum Ty<'k> {
     Bound(Box<Ty<'k>>),
     /// A struct or enum of the crate.
     Local(Rc<Def<'k>>),
+    /// What a `schema_with` function returns: always inlined, as schemars'
+    /// wrapper for the function is.
+    Given(Rc<Given>),
+}
+
+/// The schema a `schema_with` function returns, evaluated at build time.
+#[derive(Debug)]
+pub struct Given {
+    /// schemars' name for it: the function's name.
+    pub name: String,
+    /// schemars' id for it: the function's module and path.
+    pub id: String,
+    /// The schema.
+    pub schema: serde_json::Value,
 }
 
 /// A struct or enum of the crate, instantiated.

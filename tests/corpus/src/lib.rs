@@ -26,6 +26,7 @@ pub mod maps;
 pub mod primitives;
 pub mod recursion;
 pub mod resolution;
+pub mod schema_with;
 pub mod std_types;
 pub mod structs;
 pub mod validation;
