@@ -35,8 +35,8 @@
 //!
 //! Features: `serve` (default: stdio through rmcp), `http` (streamable HTTP
 //! and the tower service), `auth` (bearer tokens on HTTP), `redis` (enable
-//! flags shared by replicas), `anyhow` (handlers that fail with
-//! `anyhow::Error`), `schema-guard` (for tests).
+//! flags shared by replicas), `anyhow` and `eyre` (handlers that fail with
+//! `anyhow::Error` or `eyre::Report`), `schema-guard` (for tests).
 
 #![warn(missing_docs)]
 

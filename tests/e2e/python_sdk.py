@@ -12,8 +12,9 @@ through the SDK's elicitation callback (naming the tool, its consequence and
 the arguments) and deletes nothing when they decline or answer false, even
 with `confirm: true` from the model; that a client that cannot ask is
 refused naming `--confirm-by-argument`, and confirms by argument under it;
-that bad arguments are refused naming the field, and that an unknown tool is
-JSON-RPC -32602. The
+that bad arguments are refused naming the field, that a missing note is a
+tool error whose data arrives as `structuredContent`, and that an unknown
+tool is JSON-RPC -32602. The
 SDK validates every `structuredContent` against the tool's `outputSchema`
 itself. Then the tools that talk back: `notes_export` must fire the SDK's
 progress and logging callbacks, a cancelled `notes_watch` must stop its
@@ -265,6 +266,7 @@ async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: s
     check(deleted.get("structuredContent") == {"id": note_id}, f"{label}: notes_delete deletes once the person allows it")
     gone = await call("notes_get", {"id": note_id})
     check(gone.get("isError") is True and f"no note with id {note_id}" in text_of(gone), f"{label}: the note is gone")
+    check(gone.get("structuredContent") == {"code": "not_found", "id": note_id}, f"{label}: the error carries its data as structuredContent ({gone.get('structuredContent')})")
 
     await talk_back(client, talk, label)
 

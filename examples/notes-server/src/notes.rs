@@ -111,7 +111,9 @@ pub struct GetParams {
 pub fn notes_get(store: &Store, params: GetParams) -> Result<Note, ToolError> {
     match store.get(params.id)? {
         Some(note) => Ok(note.into()),
-        None => Err(ToolError::new(format!("no note with id {}", params.id))),
+        // The data lets a program tell a missing note from other failures.
+        None => Err(ToolError::new(format!("no note with id {}", params.id))
+            .with_data(json!({"code": "not_found", "id": params.id}))),
     }
 }
 

@@ -84,11 +84,14 @@ fn notes_are_created_read_searched_updated_counted_exported_and_deleted() {
 }
 
 #[test]
-fn a_handler_error_is_returned_with_its_message() {
+fn a_handler_error_is_returned_with_its_message_and_its_data() {
     let store = Store::in_memory().unwrap();
+    let result = call(&store, "notes_get", json!({"id": 42})).unwrap();
+    assert!(result.is_error);
+    assert_eq!(result.first_text(), Some("no note with id 42"));
     assert_eq!(
-        refusal(&store, "notes_get", json!({"id": 42})),
-        "no note with id 42"
+        result.structured_content,
+        Some(json!({"code": "not_found", "id": 42}))
     );
 }
 

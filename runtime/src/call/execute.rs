@@ -24,11 +24,13 @@
 use crate::call::consent;
 use crate::call::handle::{Call, Era};
 use crate::call::handler::{Arguments, BoxFuture, Failure, Handler, Invoke, Outcome, Output};
-use crate::call::result::{CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply};
+use crate::call::result::{
+    CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply, wrapped,
+};
 use crate::rules::confirm::{self, Consent};
 use crate::rules::info::ToolInfo;
 use crate::rules::validate::{self, SchemaError, Validator};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
@@ -311,21 +313,28 @@ fn finish(
         Ok(Err(Failure::Arguments(detail))) => {
             CallToolResult::error(format!("Invalid arguments for {}: {detail}", info.name))
         }
-        Ok(Err(Failure::Tool(error))) => match (error.message(), error.missing()) {
-            (Some(message), _) => {
-                if let Some(source) = error.reported_error() {
-                    tracing::info!(tool = info.name, error = ?source, "tool failed");
+        Ok(Err(Failure::Tool(error))) => match error.into_protocol() {
+            Ok(protocol) => return Err(protocol),
+            Err(error) => match (error.message(), error.missing()) {
+                (Some(message), _) => {
+                    if let Some(source) = error.reported_error() {
+                        tracing::info!(tool = info.name, error = ?source, "tool failed");
+                    }
+                    match error.data() {
+                        Some(data) => CallToolResult::error_with_data(message, data.clone()),
+                        None => CallToolResult::error(message),
+                    }
                 }
-                CallToolResult::error(message)
-            }
-            (None, Some(capability)) if era == Era::Current => {
-                return Err(CallError::missing_capability(capability));
-            }
-            (None, Some(_)) => CallToolResult::error(error.to_string()),
-            (None, None) => {
-                tracing::error!(tool = info.name, error = %error, "tool failed");
-                CallToolResult::error(GENERIC_FAILURE)
-            }
+
+                (None, Some(capability)) if era == Era::Current => {
+                    return Err(CallError::missing_capability(capability));
+                }
+                (None, Some(_)) => CallToolResult::error(error.to_string()),
+                (None, None) => {
+                    tracing::error!(tool = info.name, error = %error, "tool failed");
+                    CallToolResult::error(GENERIC_FAILURE)
+                }
+            },
         },
         Err(panic) => {
             let message = panic
@@ -371,11 +380,7 @@ fn refuse_arguments<V: std::borrow::Borrow<Validator>>(
 
 fn shape(output: Output, wrap: bool) -> CallToolResult {
     match output {
-        Output::Structured(value) if wrap => {
-            let mut map = Map::new();
-            map.insert("result".into(), value);
-            CallToolResult::structured(Value::Object(map))
-        }
+        Output::Structured(value) if wrap => CallToolResult::structured(wrapped(value)),
         Output::Structured(value) => CallToolResult::structured(value),
         Output::Text(text) => CallToolResult::text(text),
         Output::Content(content) => CallToolResult {

@@ -39,6 +39,25 @@ impl CallToolResult {
         }
     }
 
+    /// A failed result with the message for the caller and structured
+    /// data: the message, then the data's JSON text (for clients that read
+    /// only text), and the data as `structuredContent`. Data that is not an
+    /// object is served as `{"result": data}`, as a tool's non-object
+    /// output is: revisions before 2026-07-28 require an object there.
+    pub fn error_with_data(text: impl Into<String>, data: Value) -> CallToolResult {
+        let data = if data.is_object() {
+            data
+        } else {
+            wrapped(data)
+        };
+        let json = serde_json::to_string(&data).unwrap_or_default();
+        CallToolResult {
+            content: vec![Content::text(text), Content::text(json)],
+            structured_content: Some(data),
+            is_error: true,
+        }
+    }
+
     /// A successful result with a structured value and its JSON text.
     pub fn structured(value: Value) -> CallToolResult {
         // `to_string` writes straight into a buffer; `Value`'s `Display` goes
@@ -86,6 +105,13 @@ impl CallToolResult {
     }
 }
 
+/// The object a value that is not one is served as: `{"result": value}`.
+pub(crate) fn wrapped(value: Value) -> Value {
+    let mut map = Map::new();
+    map.insert("result".into(), value);
+    Value::Object(map)
+}
+
 /// A call that is not a tool call at all: a protocol error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallError {
@@ -101,6 +127,25 @@ impl CallError {
     /// MCP 2026-07-28's "missing required client capability".
     pub const MISSING_CAPABILITY: i32 = -32021;
 
+    /// A JSON-RPC error with this code and message. JSON-RPC reserves
+    /// -32768 to -32000 for the protocol's own errors (of which -32000 to
+    /// -32099 are left to servers); an application's codes lie outside.
+    pub fn new(code: i32, message: impl Into<String>) -> CallError {
+        CallError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// The same error with `data`, which the client receives as the
+    /// error's `data` member.
+    #[must_use]
+    pub fn with_data(mut self, data: Value) -> CallError {
+        self.data = Some(data);
+        self
+    }
+
     /// The error for a name that no tool has.
     pub fn unknown_tool(name: &str) -> CallError {
         CallError::invalid_params(format!("Unknown tool: {}", crate::rules::quote::text(name)))
@@ -108,11 +153,7 @@ impl CallError {
 
     /// An invalid-params error with its own message.
     pub fn invalid_params(message: impl Into<String>) -> CallError {
-        CallError {
-            code: Self::INVALID_PARAMS,
-            message: message.into(),
-            data: None,
-        }
+        CallError::new(Self::INVALID_PARAMS, message)
     }
 
     /// The call needs a capability the client did not declare (2026-07-28):

@@ -100,8 +100,9 @@ pub struct Raised<E>(pub E);
 
 /// How a handler's error becomes the tool's failure: [`ToolError`] and what
 /// converts into it (any standard error, as an internal error). `String` and
-/// `&str` (a message for the caller) and, with the `anyhow` feature,
-/// `anyhow::Error` (its message chain for the caller, the error logged) have
+/// `&str` (a message for the caller) and, with the `anyhow` and `eyre`
+/// features, `anyhow::Error` and `eyre::Report` (the message chain for the
+/// caller, the error logged) have
 /// inherent methods of the same name on [`Raised`], which the shim's method
 /// call prefers: they cannot implement this trait beside the blanket
 /// implementation, which the standard library could one day overlap.
@@ -136,6 +137,22 @@ impl Raised<anyhow::Error> {
     /// backtrace); the error itself is logged with the tool's name.
     pub fn into_failure(self) -> Failure {
         let message = format!("{:#}", self.0);
+        Failure::Tool(ToolError::reported(message, self.0.into()))
+    }
+}
+
+#[cfg(feature = "eyre")]
+impl Raised<eyre::Report> {
+    /// An `eyre::Report` is its message chain for the caller (never its
+    /// backtrace or span trace); the report itself is logged with the
+    /// tool's name.
+    pub fn into_failure(self) -> Failure {
+        let message = self
+            .0
+            .chain()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(": ");
         Failure::Tool(ToolError::reported(message, self.0.into()))
     }
 }

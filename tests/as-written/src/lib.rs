@@ -1,14 +1,16 @@
 //! Handlers as their authors wrote them, in the shapes real rmcp servers
-//! use. They fail with a `String`, a `&str`, an `anyhow::Error`, a standard
-//! error, and through a `Result` alias the `#[tool]` macro cannot see
-//! through: each failure must reach the client as a tool error
-//! (`isError: true`), never as a success carrying `{"Err": ..}`. One is named
-//! with a raw identifier, one names its lifetimes, one takes its context
-//! through an alias.
+//! use. They fail with a `String`, a `&str`, an `anyhow::Error`, an
+//! `eyre::Report`, a standard error, and through a `Result` alias the
+//! `#[tool]` macro cannot see through: each failure must reach the client
+//! as a tool error (`isError: true`), never as a success carrying
+//! `{"Err": ..}`. One fails with structured data, one with a protocol error
+//! of its own. One is named with a raw identifier, one names its lifetimes,
+//! one takes its context through an alias.
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use tooltable::tool;
+use serde_json::json;
+use tooltable::{CallError, ToolError, tool};
 
 tooltable::include_table!();
 
@@ -50,6 +52,33 @@ pub fn errors_alias_ok() -> Fallible<Count> {
 #[tool(tier = read)]
 pub async fn errors_anyhow() -> anyhow::Result<Count> {
     Err(anyhow::anyhow!("the disk is full").context("saving the note"))
+}
+
+/// Fails with an `eyre::Report` carrying context.
+#[tool(tier = read)]
+pub async fn errors_eyre() -> eyre::Result<Count> {
+    Err(eyre::eyre!("the index is stale")).map_err(|e| e.wrap_err("searching the notes"))
+}
+
+/// Fails with data a program can act on, beside the message.
+#[tool(tier = read)]
+pub fn errors_structured() -> Result<Count, ToolError> {
+    Err(
+        ToolError::new("the quota for today is spent; try again tomorrow").with_data(json!({
+            "code": "quota",
+            "retryable": true,
+            "context": {"used": 100, "limit": 100},
+        })),
+    )
+}
+
+/// Fails with a protocol error of its own, with data.
+#[tool(tier = read)]
+pub fn errors_protocol() -> Result<Count, ToolError> {
+    Err(ToolError::protocol(
+        CallError::new(-32050, "the index is being rebuilt")
+            .with_data(json!({"retryAfterMs": 500})),
+    ))
 }
 
 /// Fails with a standard error, which is internal: logged, never shown.

@@ -14,6 +14,16 @@ const LEGACY: &str = "2025-11-25";
 /// Calls each tool in `names` over stdio-framed lines in `era`; the
 /// results, in order.
 async fn call(era: &str, names: &[&str]) -> Vec<Value> {
+    answers(era, names)
+        .await
+        .into_iter()
+        .map(|answer| answer["result"].clone())
+        .collect()
+}
+
+/// Calls each tool in `names` over stdio-framed lines in `era`; the whole
+/// answers, in order.
+async fn answers(era: &str, names: &[&str]) -> Vec<Value> {
     let shelf = Shelf {
         notes: vec!["the first note".to_owned()],
     };
@@ -56,7 +66,7 @@ async fn call(era: &str, names: &[&str]) -> Vec<Value> {
         read.read_line(&mut answer).await.unwrap();
         let answer: Value = serde_json::from_str(&answer).unwrap();
         if !is_handshake {
-            results.push(answer["result"].clone());
+            results.push(answer);
         }
     }
     drop(write);
@@ -80,6 +90,7 @@ async fn string_str_alias_and_anyhow_errors_are_tool_errors_with_their_messages(
                 "errors_str",
                 "errors_alias",
                 "errors_anyhow",
+                "errors_eyre",
             ],
         )
         .await;
@@ -88,6 +99,7 @@ async fn string_str_alias_and_anyhow_errors_are_tool_errors_with_their_messages(
             "the shelf is empty",
             "the alias failed",
             "saving the note: the disk is full",
+            "searching the notes: the index is stale",
         ];
         for (result, message) in results.iter().zip(expected) {
             assert_eq!(result["isError"], true, "{era}: {result}");
@@ -122,9 +134,48 @@ async fn a_result_through_an_alias_succeeds_with_its_value_and_its_value_s_schem
     assert_eq!(failing.descriptor()["outputSchema"], *schema);
 }
 
+#[tokio::test]
+async fn an_error_with_data_is_a_tool_error_with_the_data_as_structured_content_and_as_text() {
+    for era in [CURRENT, LEGACY] {
+        let mut results = call(era, &["errors_structured"]).await;
+        if era == CURRENT {
+            assert_eq!(results[0]["resultType"], "complete");
+            results[0].as_object_mut().unwrap().remove("resultType");
+        }
+        let data =
+            json!({"code": "quota", "retryable": true, "context": {"used": 100, "limit": 100}});
+        assert_eq!(
+            results[0],
+            json!({
+                "content": [
+                    {"type": "text", "text": "the quota for today is spent; try again tomorrow"},
+                    {"type": "text", "text": data.to_string()},
+                ],
+                "structuredContent": data,
+                "isError": true,
+            }),
+            "{era}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_protocol_error_a_handler_chooses_is_the_json_rpc_error_with_its_data() {
+    for era in [CURRENT, LEGACY] {
+        let answers = answers(era, &["errors_protocol"]).await;
+        assert_eq!(
+            answers[0]["error"],
+            json!({"code": -32050, "message": "the index is being rebuilt", "data": {"retryAfterMs": 500}}),
+            "{era}: {}",
+            answers[0]
+        );
+        assert!(answers[0].get("result").is_none(), "{era}: {}", answers[0]);
+    }
+}
+
 #[test]
 fn every_baked_schema_equals_schemars_including_the_aliased_outputs() {
-    assert_eq!(tooltable::testing::assert_schemas_match(&TOOLS), 9);
+    assert_eq!(tooltable::testing::assert_schemas_match(&TOOLS), 12);
 }
 
 #[tokio::test]
