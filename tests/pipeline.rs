@@ -327,3 +327,90 @@ fn a_tool_hidden_inside_a_macro_fails_the_build_instead_of_passing_silently() {
     );
     assert!(output.contains("inside another macro"), "{output}");
 }
+
+/// A workspace of two crates: `contracts` holds the types, `server` (which
+/// inherits the dependency from `[workspace.dependencies]`) serves them.
+fn contracts_workspace() -> PathBuf {
+    let dir = workspace()
+        .join("target")
+        .join("pipeline-crates")
+        .join("contracts-workspace");
+    let _ = std::fs::remove_dir_all(&dir);
+    let root = workspace().display().to_string();
+    let files = [
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"contracts\", \"server\"]\nresolver = \"3\"\n\n\
+             [workspace.dependencies]\ncontracts = { path = \"contracts\" }\n"
+                .to_owned(),
+        ),
+        (
+            "contracts/Cargo.toml",
+            "[package]\nname = \"contracts\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\n"
+                .to_owned(),
+        ),
+        (
+            "contracts/src/lib.rs",
+            "#[derive(serde::Deserialize)]\npub struct Query {\n    /// What to find.\n    pub text: String,\n}\n"
+                .to_owned(),
+        ),
+        (
+            "server/Cargo.toml",
+            format!(
+                "[package]\nname = \"server\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                 [dependencies]\ntooltable = {{ path = \"{root}\" }}\ncontracts.workspace = true\n\n\
+                 [build-dependencies]\ntooltable-codegen = {{ path = \"{root}/codegen\" }}\n"
+            ),
+        ),
+        (
+            "server/build.rs",
+            "fn main() {\n    tooltable_codegen::build();\n}\n".to_owned(),
+        ),
+        (
+            "server/src/lib.rs",
+            "pub struct Store;\n\n/// Find things.\n#[tooltable::tool(tier = read)]\n\
+             pub fn find(_store: &Store, query: contracts::Query) -> String {\n    query.text\n}\n\n\
+             tooltable::include_table!();\n"
+                .to_owned(),
+        ),
+    ];
+    for (path, content) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    dir
+}
+
+/// The properties of the input schema of `find` in the server's manifest.
+fn find_properties(dir: &Path) -> Value {
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("server").join("tools.json")).unwrap(),
+    )
+    .unwrap();
+    manifest["tools"][0]["descriptor"]["inputSchema"]["properties"].clone()
+}
+
+#[test]
+fn a_type_from_a_workspace_sibling_is_read_and_changing_it_reruns_the_build() {
+    let dir = contracts_workspace();
+    let (ok, output) = cargo_build(&dir);
+    assert!(ok, "the workspace fails to build:\n{output}");
+    let properties = find_properties(&dir);
+    assert_eq!(properties["text"]["description"], "What to find.", "{properties}");
+
+    std::fs::write(
+        dir.join("contracts/src/lib.rs"),
+        "#[derive(serde::Deserialize)]\npub struct Query {\n    /// What to find.\n    pub text: String,\n    /// At most this many.\n    pub limit: u8,\n}\n",
+    )
+    .unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(ok, "the workspace fails to build after the change:\n{output}");
+    let properties = find_properties(&dir);
+    assert_eq!(
+        properties["limit"]["description"], "At most this many.",
+        "the build script reran when the sibling's file changed: {properties}"
+    );
+}

@@ -69,7 +69,10 @@ pub fn host_cfg(
 /// Fails only when the configuration itself cannot be read.
 pub fn analyze(crate_dir: &Path, cfg: &CfgEnv) -> Result<Analysis, Vec<Diagnostic>> {
     let config = Config::load(crate_dir)?;
-    let (krate, mut diagnostics) = scan::scan(crate_dir, &config.root, cfg);
+    let (mut krate, mut diagnostics) = scan::scan(crate_dir, &config.root, cfg);
+    if let Some(manifest) = read_manifest(crate_dir) {
+        scan::scan_dependencies(&mut krate, crate_dir, &manifest, cfg);
+    }
     let (decls, found) = model::collect_tools(&krate);
     diagnostics.extend(found);
     let (table, found) = describe::describe(&config, &krate, decls);
@@ -213,7 +216,11 @@ impl Analysis {
 
     /// Every source file read.
     pub fn files_read(&self) -> impl Iterator<Item = &PathBuf> {
-        self.krate.files.iter().map(|f| &f.path)
+        self.krate
+            .files
+            .iter()
+            .map(|f| &f.path)
+            .chain(&self.krate.manifests)
     }
 
     /// The docs template the crate configured, relative to its directory.
@@ -226,4 +233,13 @@ impl Analysis {
     pub(crate) fn table(&self) -> &Table {
         &self.table
     }
+}
+
+/// The crate's manifest, for its dependencies (`Config::load` has already
+/// reported a manifest that cannot be read).
+fn read_manifest(crate_dir: &Path) -> Option<toml::Table> {
+    std::fs::read_to_string(crate_dir.join("Cargo.toml"))
+        .ok()?
+        .parse()
+        .ok()
 }

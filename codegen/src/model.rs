@@ -133,7 +133,13 @@ fn is_tool_router(attrs: &[Attribute]) -> bool {
 pub fn collect_tools(krate: &Crate) -> (Vec<ToolDecl>, Vec<Diagnostic>) {
     let mut tools = Vec::new();
     let mut diagnostics = Vec::new();
-    for (module_id, module) in krate.modules.iter().enumerate() {
+    // A path dependency's tools are its own table's, not this crate's.
+    for (module_id, module) in krate
+        .modules
+        .iter()
+        .enumerate()
+        .filter(|(id, _)| krate.is_own(*id))
+    {
         let file = krate.display_path(module_id).to_path_buf();
         let bare = BareTool::of(&module.items);
         for item in &module.items {

@@ -270,7 +270,7 @@ impl<'k> Resolver<'k> {
         let prefix = match self.resolve_segments(module, prefix, depth) {
             // `serde_json::from_value`: a first segment nothing in scope
             // names is a crate, as it is in a type's path.
-            Err(_) if prefix.len() == 1 => Resolved::Foreign(prefix.to_vec()),
+            Err(_) if prefix.len() == 1 => self.crate_named(module, &prefix[0]),
             other => other?,
         };
         Ok(match prefix {
@@ -364,28 +364,37 @@ impl<'k> Resolver<'k> {
                 segments.join("::")
             )));
         }
-        let (first, rest) = segments
+        let (first, mut rest) = segments
             .split_first()
             .ok_or_else(|| ResolveError("an empty path names nothing".into()))?;
         let mut current = match first.as_str() {
             "::" => {
-                let (krate, rest) = rest
+                let (krate, after) = rest
                     .split_first()
                     .ok_or_else(|| ResolveError("`::` alone names nothing".into()))?;
-                return Ok(Resolved::Foreign(
-                    std::iter::once(krate).chain(rest).cloned().collect(),
-                ));
+                match self.krate.extern_root(module, krate) {
+                    Some(root) => {
+                        rest = after;
+                        Resolved::Module(root)
+                    }
+                    None => {
+                        return Ok(Resolved::Foreign(
+                            std::iter::once(krate).chain(after).cloned().collect(),
+                        ));
+                    }
+                }
             }
-            "crate" => Resolved::Module(Crate::ROOT),
+            "crate" => Resolved::Module(self.krate.modules[module].root),
             "self" => Resolved::Module(module),
             "super" => Resolved::Module(self.parent(module)?),
             name => {
                 match self.lookup_in(module, module, name, depth, &mut Vec::new(), leading(rest))? {
                     Some(found) => found,
-                    None if !rest.is_empty() => Resolved::Foreign(vec![name.to_owned()]),
-                    None => match prelude(name) {
-                        Some(path) => Resolved::Foreign(path),
-                        None => return Err(self.not_found(module, name)),
+                    None if !rest.is_empty() => self.crate_named(module, name),
+                    None => match (self.krate.extern_root(module, name), prelude(name)) {
+                        (Some(root), _) => Resolved::Module(root),
+                        (None, Some(path)) => Resolved::Foreign(path),
+                        (None, None) => return Err(self.not_found(module, name)),
                     },
                 }
             }
@@ -454,9 +463,19 @@ impl<'k> Resolver<'k> {
         {
             return Ok(found);
         }
-        Ok(Resolved::Foreign(
-            prelude(only).unwrap_or_else(|| target.to_vec()),
-        ))
+        Ok(match self.krate.extern_root(module, only) {
+            Some(root) => Resolved::Module(root),
+            None => Resolved::Foreign(prelude(only).unwrap_or_else(|| target.to_vec())),
+        })
+    }
+
+    /// The crate code in `module` calls `name`: a path dependency's root
+    /// module when it is one, else another crate, by name.
+    fn crate_named(&self, module: ModuleId, name: &str) -> Resolved<'k> {
+        match self.krate.extern_root(module, name) {
+            Some(root) => Resolved::Module(root),
+            None => Resolved::Foreign(vec![name.to_owned()]),
+        }
     }
 
     /// What the `index`th glob of `module` imports from; `None` while that
@@ -689,6 +708,7 @@ mod tests {
             };
             krate.modules.push(Module {
                 parent: *parent,
+                root: Crate::ROOT,
                 segments,
                 file: id,
                 items: syn::parse_file(source).unwrap().items,

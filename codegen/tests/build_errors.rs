@@ -167,7 +167,7 @@ fn a_parameter_type_that_cannot_be_resolved_names_the_type_and_the_way_out() {
     assert_eq!(
         found,
         [
-            "src/lib.rs:3:9: cannot find type `Missing` in module `crate`; it is not declared there, imported with `use`, or in the prelude; the way out is a local type, or #[schemars(with = \"Type\")] on the field"
+            "src/lib.rs:3:9: cannot find type `Missing` in module `crate`; it is not declared there, imported with `use`, or in the prelude; a tool's parameter type must be a struct the build can read: declare it in this crate or in a path dependency (a workspace member), deriving `Deserialize` and `JsonSchema`"
         ]
     );
 }
@@ -181,7 +181,21 @@ fn a_foreign_type_without_a_known_schema_is_refused() {
     assert_eq!(
         found,
         [
-            "src/lib.rs:4:13: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate; say what it is with #[schemars(with = \"Type\")] on the field, or use a type tooltable knows (see docs/schemas.md)"
+            "src/lib.rs:4:13: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate and its path dependencies; say what it is with #[schemars(with = \"Type\")] on the field, or use a type of this crate, of a path dependency, or one tooltable knows (see docs/schemas.md)"
+        ]
+    );
+}
+
+#[test]
+fn a_return_type_from_a_crate_the_build_cannot_read_is_told_where_to_declare_it() {
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// A.\n#[tool(tier = read)]\nfn a() -> time::OffsetDateTime { todo!() }\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:3:11: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate and its path dependencies; declare the returned type in this crate or in a path dependency (a workspace member), deriving `Serialize` and `JsonSchema`, or return a type tooltable knows (see docs/schemas.md)"
         ]
     );
 }

@@ -570,6 +570,23 @@ impl<'g, 'k> Generator<'g, 'k> {
     }
 
     fn field_ty(&self, def: &Def<'k>, field: &FieldInfo<'k>) -> Result<Ty<'k>, LowerError> {
+        // The shim deserializes parameters from JSON it owns, which a
+        // borrowing field cannot outlive (rustc would say only that
+        // `Deserialize` "is not general enough").
+        if self.contract == Contract::Deserialize
+            && let Some(reference) = borrowed(field.ty)
+        {
+            return Err(LowerError::new(
+                def.module,
+                reference.span(),
+                format!(
+                    "field `{}` of `{}` borrows (`{}`), but a tool's parameters are deserialized from JSON the call owns, which a handler cannot borrow from; use an owned type (`String` for `&str`, `Vec<T>` for `&[T]`, `T` for `&T`)",
+                    field.member,
+                    def.item.ident(),
+                    super::consts::written(reference)
+                ),
+            ));
+        }
         match &field.attrs.with {
             Some(with) => self.with_ty(def, with),
             None => self.lowerer.ty(&Scope::of_def(def), field.ty),
@@ -994,6 +1011,28 @@ impl<'g, 'k> Generator<'g, 'k> {
             apply_extensions(&mut schema, &variant.attrs.common);
         }
         Ok(schema)
+    }
+}
+
+/// The first reference written in `ty`, if it has one.
+fn borrowed(ty: &Type) -> Option<&syn::TypeReference> {
+    match ty {
+        Type::Reference(reference) => Some(reference),
+        Type::Paren(inner) => borrowed(&inner.elem),
+        Type::Group(inner) => borrowed(&inner.elem),
+        Type::Array(array) => borrowed(&array.elem),
+        Type::Slice(slice) => borrowed(&slice.elem),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(borrowed),
+        Type::Path(path) => path.path.segments.iter().find_map(|segment| {
+            let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+                return None;
+            };
+            args.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(ty) => borrowed(ty),
+                _ => None,
+            })
+        }),
+        _ => None,
     }
 }
 

@@ -39,7 +39,7 @@ use serde_json::{Map, Value, json};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-use ty::{DefItem, Scope, Ty};
+use ty::{DefItem, Place, Scope, Ty};
 
 /// Whether a schema describes what is accepted or what is produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,8 +80,6 @@ pub struct Lowerer<'k> {
     pub resolver: Resolver<'k>,
     /// schemars' `inline_subschemas` setting.
     pub inline_subschemas: bool,
-    /// Whether local types may have lifetime parameters (output types may borrow).
-    pub allow_borrowed: bool,
     containers: RefCell<HashMap<usize, Rc<derive::ContainerInfo<'k>>>>,
     hand_written: std::cell::OnceCell<HashSet<usize>>,
     /// The `schema_with` functions evaluated, by address.
@@ -89,6 +87,8 @@ pub struct Lowerer<'k> {
     /// Errors found beside the one a lowering returns, so that one build
     /// reports them all.
     found: RefCell<Vec<LowerError>>,
+    /// Where the type being resolved stands.
+    place: std::cell::Cell<Place>,
 }
 
 impl<'k> Lowerer<'k> {
@@ -98,12 +98,26 @@ impl<'k> Lowerer<'k> {
             krate,
             resolver: Resolver::new(krate),
             inline_subschemas,
-            allow_borrowed: true,
             containers: RefCell::new(HashMap::new()),
             hand_written: std::cell::OnceCell::new(),
             given: RefCell::new(HashMap::new()),
             found: RefCell::new(Vec::new()),
+            place: std::cell::Cell::new(Place::Field),
         }
+    }
+
+    /// `ty` resolved where a tool's signature has it: the type itself at
+    /// `place`, what it holds as a field's.
+    fn signature_ty(
+        &self,
+        module: ModuleId,
+        ty: &syn::Type,
+        place: Place,
+    ) -> Result<Ty<'k>, LowerError> {
+        self.place.set(place);
+        let resolved = self.ty(&Scope::module(module), ty);
+        self.place.set(Place::Field);
+        resolved
     }
 
     /// Keeps the error of a part the lowering goes on past, to be reported
@@ -216,8 +230,12 @@ impl<'k> Lowerer<'k> {
         ty: &syn::Type,
         contract: Contract,
     ) -> Result<Value, Vec<LowerError>> {
+        let place = match contract {
+            Contract::Deserialize => Place::Parameter,
+            Contract::Serialize => Place::Return,
+        };
         self.all_found(
-            self.ty(&Scope::module(module), ty)
+            self.signature_ty(module, ty, place)
                 .and_then(|resolved| self.root_schema_of(&resolved, contract)),
         )
     }
@@ -232,7 +250,7 @@ impl<'k> Lowerer<'k> {
         ty: &syn::Type,
     ) -> Result<Value, Vec<LowerError>> {
         self.all_found(
-            self.ty(&Scope::module(module), ty)
+            self.signature_ty(module, ty, Place::Return)
                 .and_then(|resolved| match resolved {
                     Ty::Result(ok, _) => self.root_schema_of(&ok, Contract::Serialize),
                     resolved => self.root_schema_of(&resolved, Contract::Serialize),

@@ -758,3 +758,29 @@ fn a_default_the_build_cannot_evaluate_is_quoted_as_it_was_written() {
         "{errors:#?}"
     );
 }
+
+#[test]
+fn a_parameter_field_that_borrows_is_refused_at_the_reference_with_the_owned_type_to_use() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\npub struct Params<'a> {\n\
+         pub name: &'a str,\n\
+         pub tags: Vec<&'a str>,\n}\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        errors,
+        [
+            "src/lib.rs:3:11: field `name` of `Params` borrows (`&'a str`), but a tool's parameters are deserialized from JSON the call owns, which a handler cannot borrow from; use an owned type (`String` for `&str`, `Vec<T>` for `&[T]`, `T` for `&T`)",
+            "src/lib.rs:4:15: field `tags` of `Params` borrows (`&'a str`), but a tool's parameters are deserialized from JSON the call owns, which a handler cannot borrow from; use an owned type (`String` for `&str`, `Vec<T>` for `&[T]`, `T` for `&T`)",
+        ]
+    );
+}
+
+#[test]
+fn an_output_type_may_borrow_as_serialize_allows() {
+    let (_, output) = schemas(
+        "#[derive(serde::Deserialize)]\npub struct Params { pub a: u8 }\n\
+         #[derive(serde::Serialize)]\npub struct Out<'a> { pub name: &'a str }\n",
+    );
+    assert_eq!(output["properties"]["name"], json!({"type": "string"}));
+}

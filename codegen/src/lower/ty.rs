@@ -16,6 +16,35 @@ use std::rc::Rc;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, GenericArgument, ItemEnum, ItemStruct, Lit, PathArguments, Type};
 
+/// Where a type being resolved is written, which decides the way out of a
+/// type the build cannot see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A tool's parameter type.
+    Parameter,
+    /// A tool's return type.
+    Return,
+    /// A field's type, or a type inside another.
+    Field,
+}
+
+impl Place {
+    /// The way out of a type the build cannot see, here.
+    fn way_out(self) -> &'static str {
+        match self {
+            Place::Parameter => {
+                "a tool's parameter type must be a struct the build can read: declare it in this crate or in a path dependency (a workspace member), deriving `Deserialize` and `JsonSchema`"
+            }
+            Place::Return => {
+                "declare the returned type in this crate or in a path dependency (a workspace member), deriving `Serialize` and `JsonSchema`, or return a type tooltable knows (see docs/schemas.md)"
+            }
+            Place::Field => {
+                "say what it is with #[schemars(with = \"Type\")] on the field, or use a type of this crate, of a path dependency, or one tooltable knows (see docs/schemas.md)"
+            }
+        }
+    }
+}
+
 /// A resolved type.
 #[derive(Clone, Debug)]
 pub enum Ty<'k> {
@@ -274,10 +303,7 @@ impl<'k> Lowerer<'k> {
         let resolved = self.resolver.resolve(scope.module, path).map_err(|e| {
             err(
                 path.span(),
-                format!(
-                    "{}; the way out is a local type, or #[schemars(with = \"Type\")] on the field",
-                    e.0
-                ),
+                format!("{}; {}", e.0, self.place.get().way_out()),
             )
         })?;
         match resolved {
@@ -341,12 +367,6 @@ impl<'k> Lowerer<'k> {
     ) -> Result<Ty<'k>, LowerError> {
         let err = |message: String| LowerError::new(scope.module, path.span(), message);
         let generics = item.generics();
-        if generics.lifetimes().next().is_some() && !self.allow_borrowed {
-            return Err(err(format!(
-                "`{}` borrows (it has a lifetime parameter); a tool's parameters are deserialized from owned JSON, so use owned types (`String`, not `&str`)",
-                item.ident()
-            )));
-        }
         if let Some(param) = generics.const_params().next() {
             return Err(LowerError::new(
                 module,
@@ -485,8 +505,9 @@ impl<'k> Lowerer<'k> {
             return Ok(Ty::Leaf(leaf));
         }
         Err(err(format!(
-            "tooltable does not know the JSON Schema of `{}`, a type from outside this crate; say what it is with #[schemars(with = \"Type\")] on the field, or use a type tooltable knows (see docs/schemas.md)",
-            segments.join("::")
+            "tooltable does not know the JSON Schema of `{}`, a type from outside this crate and its path dependencies; {}",
+            segments.join("::"),
+            self.place.get().way_out()
         )))
     }
 }

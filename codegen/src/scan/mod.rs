@@ -6,8 +6,14 @@
 //! Every file read is recorded, so the build script can tell cargo to rerun
 //! when any of them changes. A file that cannot be read or parsed is a
 //! diagnostic with its path and the parser's message, never a panic.
+//!
+//! The crate's path dependencies (workspace members and other local crates,
+//! found by [`deps`]) are read the same way into the same [`Crate`], each
+//! under its own root module, so that a type the crate names from one of
+//! them resolves to its declaration.
 
 pub mod cfg;
+pub mod deps;
 
 use crate::diagnostic::{Diagnostic, Location};
 use cfg::CfgEnv;
@@ -36,6 +42,9 @@ pub struct SourceFile {
 pub struct Module {
     /// The enclosing module.
     pub parent: Option<ModuleId>,
+    /// The root module of the crate this module belongs to: [`Crate::ROOT`]
+    /// for the crate's own, another for a path dependency's.
+    pub root: ModuleId,
     /// The names from the crate root down to this module.
     pub segments: Vec<String>,
     /// The file that holds this module's items.
@@ -61,11 +70,42 @@ pub struct Crate {
     /// The width of `usize` and `isize` on the target, in bits, when the
     /// build says (`target_pointer_width`).
     pub pointer_width: Option<u32>,
+    /// The path dependencies read, by the crate that depends on them.
+    pub externs: Vec<Extern>,
+    /// The manifests of the path dependencies read, whose changes (of
+    /// features, of the library's path) change what is read.
+    pub manifests: Vec<PathBuf>,
+}
+
+/// A path dependency of one of the crates read.
+#[derive(Debug)]
+pub struct Extern {
+    /// The root module of the crate that depends on it.
+    pub from: ModuleId,
+    /// The name that crate's code gives it (`contracts`).
+    pub name: String,
+    /// Its root module.
+    pub root: ModuleId,
 }
 
 impl Crate {
     /// The root module.
     pub const ROOT: ModuleId = 0;
+
+    /// The root module of the path dependency that code in `module` calls
+    /// `name`, if it is one.
+    pub fn extern_root(&self, module: ModuleId, name: &str) -> Option<ModuleId> {
+        let from = self.modules[module].root;
+        self.externs
+            .iter()
+            .find(|e| e.from == from && e.name == name)
+            .map(|e| e.root)
+    }
+
+    /// Whether `module` is the crate's own, not a path dependency's.
+    pub fn is_own(&self, module: ModuleId) -> bool {
+        self.modules[module].root == Crate::ROOT
+    }
 
     /// The displayed path of a module's file.
     pub fn display_path(&self, module: ModuleId) -> &Path {
@@ -77,9 +117,14 @@ impl Crate {
         Location::of(self.display_path(module), span)
     }
 
-    /// The Rust path of a module, such as `crate::notes::store`.
+    /// The Rust path of a module, such as `crate::notes::store`, or
+    /// `contracts::tickets` in a path dependency.
     pub fn module_path(&self, module: ModuleId) -> String {
-        let mut path = String::from("crate");
+        let root = self.modules[module].root;
+        let mut path = match self.externs.iter().find(|e| e.root == root) {
+            Some(dependency) => dependency.name.clone(),
+            None => String::from("crate"),
+        };
         for segment in &self.modules[module].segments {
             path.push_str("::");
             path.push_str(segment);
@@ -108,19 +153,32 @@ struct Dirs {
 
 /// Reads the crate whose root file is `root` (relative to `crate_dir`).
 pub fn scan(crate_dir: &Path, root: &Path, cfg: &CfgEnv) -> (Crate, Vec<Diagnostic>) {
+    let mut krate = Crate {
+        pointer_width: cfg.pointer_width(),
+        ..Crate::default()
+    };
+    let diagnostics = scan_root(&mut krate, crate_dir, &crate_dir.join(root), cfg);
+    (krate, diagnostics)
+}
+
+/// Reads the crate whose root file is `root_path` into `krate`, under a
+/// root module of its own; `crate_dir` is what displayed paths are
+/// relative to. The root is the next module, when its file could be read.
+fn scan_root(
+    krate: &mut Crate,
+    crate_dir: &Path,
+    root_path: &Path,
+    cfg: &CfgEnv,
+) -> Vec<Diagnostic> {
     let mut walk = Walk {
         crate_dir,
         cfg,
-        krate: Crate {
-            pointer_width: cfg.pointer_width(),
-            ..Crate::default()
-        },
+        krate: std::mem::take(krate),
         diagnostics: Vec::new(),
         open: Vec::new(),
     };
-    let root_path = crate_dir.join(root);
-    if let Some((file, items)) = walk.read(&root_path, None) {
-        walk.open.push(canonical(&root_path));
+    if let Some((file, items)) = walk.read(root_path, None) {
+        walk.open.push(canonical(root_path));
         let dir = root_path
             .parent()
             .map(Path::to_path_buf)
@@ -137,14 +195,74 @@ pub fn scan(crate_dir: &Path, root: &Path, cfg: &CfgEnv) -> (Crate, Vec<Diagnost
             },
         );
     }
-    (walk.krate, walk.diagnostics)
+    *krate = walk.krate;
+    walk.diagnostics
+}
+
+/// Reads the path dependencies of the crate's own root (and theirs, once
+/// each) into `krate`, with `cfg`'s target and each dependency's features.
+/// What cannot be read in them is not this crate's problem (their own
+/// builds report it), so it is left out silently; a type the tools need
+/// from what was left out is then an error where the tool names it.
+pub fn scan_dependencies(
+    krate: &mut Crate,
+    crate_dir: &Path,
+    manifest: &toml::Table,
+    cfg: &CfgEnv,
+) {
+    let mut read: Vec<(PathBuf, ModuleId)> = Vec::new();
+    let mut pending = vec![(
+        Crate::ROOT,
+        crate_dir.to_path_buf(),
+        manifest.clone(),
+        cfg.clone(),
+    )];
+    while let Some((from, dir, manifest, own)) = pending.pop() {
+        for dependency in deps::path_dependencies(&dir, &manifest, &own) {
+            let identity = canonical(&dependency.dir);
+            let root = match read.iter().find(|(d, _)| *d == identity) {
+                Some((_, root)) => *root,
+                None => {
+                    let root = krate.modules.len();
+                    let dep_cfg = cfg
+                        .with_features(dependency.features.iter().cloned())
+                        .with_names(&[("test", false), ("doc", false)]);
+                    krate.manifests.push(dependency.dir.join("Cargo.toml"));
+                    scan_root(krate, crate_dir, &dependency.root, &dep_cfg);
+                    if krate.modules.len() == root {
+                        continue;
+                    }
+                    read.push((identity, root));
+                    pending.push((root, dependency.dir.clone(), dependency.manifest, dep_cfg));
+                    root
+                }
+            };
+            krate.externs.push(Extern {
+                from,
+                name: dependency.name,
+                root,
+            });
+        }
+    }
 }
 
 impl Walk<'_> {
+    /// A path as shown to users: relative to the crate's directory, and a
+    /// path dependency's file beside it relative too (`../contracts/src/lib.rs`).
     fn display(&self, path: &Path) -> PathBuf {
-        path.strip_prefix(self.crate_dir)
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|_| path.to_path_buf())
+        self.crate_dir
+            .ancestors()
+            .take(4)
+            .enumerate()
+            .find_map(|(up, dir)| {
+                let rest = path.strip_prefix(dir).ok()?;
+                Some(
+                    std::iter::repeat_n(Path::new(".."), up)
+                        .collect::<PathBuf>()
+                        .join(rest),
+                )
+            })
+            .unwrap_or_else(|| path.to_path_buf())
     }
 
     /// Reads and parses a file; `declared_at` locates the `mod` that asked for it.
@@ -203,6 +321,7 @@ impl Walk<'_> {
         dirs: Dirs,
     ) -> ModuleId {
         let id = self.krate.modules.len();
+        let root = parent.map_or(id, |p| self.krate.modules[p].root);
         let segments = match parent {
             Some(p) => {
                 let mut s = self.krate.modules[p].segments.clone();
@@ -213,6 +332,7 @@ impl Walk<'_> {
         };
         self.krate.modules.push(Module {
             parent,
+            root,
             segments,
             file,
             items: Vec::new(),
