@@ -399,7 +399,10 @@ fn a_type_from_a_workspace_sibling_is_read_and_changing_it_reruns_the_build() {
     let (ok, output) = cargo_build(&dir);
     assert!(ok, "the workspace fails to build:\n{output}");
     let properties = find_properties(&dir);
-    assert_eq!(properties["text"]["description"], "What to find.", "{properties}");
+    assert_eq!(
+        properties["text"]["description"], "What to find.",
+        "{properties}"
+    );
 
     std::fs::write(
         dir.join("contracts/src/lib.rs"),
@@ -407,7 +410,10 @@ fn a_type_from_a_workspace_sibling_is_read_and_changing_it_reruns_the_build() {
     )
     .unwrap();
     let (ok, output) = cargo_build(&dir);
-    assert!(ok, "the workspace fails to build after the change:\n{output}");
+    assert!(
+        ok,
+        "the workspace fails to build after the change:\n{output}"
+    );
     let properties = find_properties(&dir);
     assert_eq!(
         properties["limit"]["description"], "At most this many.",
