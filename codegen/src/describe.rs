@@ -317,6 +317,7 @@ fn describe_tool(
     let descriptor = descriptor::build(descriptor::DescriptorParts {
         name: &decl.name,
         title: attr.title.as_ref().map(|t| t.value.as_str()),
+        icons: &attr.icons,
         description: &description,
         input_schema,
         output_schema,

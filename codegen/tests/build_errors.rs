@@ -622,3 +622,49 @@ fn a_bare_tool_attribute_is_tooltables_where_the_module_imports_no_other_crates_
         "{diagnostics:?}"
     );
 }
+
+#[test]
+fn declared_icons_are_served_in_the_descriptor_and_change_its_fingerprint() {
+    let tool = |icons: &str| {
+        let (analysis, _dir) = analyze_files(&[(
+            "src/lib.rs",
+            &format!(
+                "/// Ping.\n#[tool(tier = read{icons})]\nfn ping() -> String {{ String::new() }}\n"
+            ),
+        )]);
+        assert_eq!(analysis.diagnostics(), []);
+        analysis.manifest().tools.remove(0)
+    };
+    let plain = tool("");
+    let with_icons = tool(
+        ", icons(\"https://example.com/ping.png\", (src = \"data:image/svg+xml;base64,PHN2Zy8+\", sizes = \"any\", theme = dark))",
+    );
+    assert_eq!(
+        with_icons.descriptor["icons"],
+        serde_json::json!([
+            {"src": "https://example.com/ping.png"},
+            {"src": "data:image/svg+xml;base64,PHN2Zy8+", "sizes": ["any"], "theme": "dark"},
+        ])
+    );
+    assert!(plain.descriptor.get("icons").is_none());
+    assert_ne!(plain.fingerprint, with_icons.fingerprint);
+}
+
+#[test]
+fn every_icon_mistake_is_an_error_at_its_place_in_one_build() {
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// Ping.\n#[tool(tier = read, icons(\n    \"http://example.com/a.png\",\n    (src = \"https://example.com/b.png\", mime_type = \"image/bmp\", sizes = \"48 any\"),\n    (mime_type = \"image/png\"),\n    (src = \"https://example.com/c.png\", theme = dim, colour = \"red\"),\n))]\nfn ping() -> String { String::new() }\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:3:5: `http://example.com/a.png` is plain HTTP, so anyone between the client and the host can change the image; serve it over `https:`, or embed it as a `data:` URI",
+            "src/lib.rs:4:53: `image/bmp` is not an image type clients render; use one of image/png, image/jpeg, image/jpg, image/svg+xml, image/webp",
+            "src/lib.rs:4:74: `48` is not a size; write it as width `x` height in pixels, such as `48x48`, or `any` for an image that scales (SVG)",
+            "src/lib.rs:5:5: this icon has no `src`; add the image's `https:` URL or `data:` URI, as `src = \"https://example.com/icon.png\"`",
+            "src/lib.rs:6:49: unknown theme `dim`; expected `light` or `dark`",
+            "src/lib.rs:6:54: unknown key `colour` in an icon; the keys are src, mime_type, sizes, theme",
+        ]
+    );
+}

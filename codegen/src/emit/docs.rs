@@ -72,6 +72,10 @@ pub struct ToolPage {
     pub has_title: bool,
     /// The declared title.
     pub title: String,
+    /// Whether icons are declared.
+    pub has_icons: bool,
+    /// The icons' sources (a `data:` URI by its type), and what else each says.
+    pub icons: String,
     /// The tier.
     pub tier: String,
     /// The four hints.
@@ -104,6 +108,33 @@ pub struct ToolPage {
     pub example: String,
     /// The fingerprint's first twelve hex digits, as code.
     pub fingerprint: String,
+}
+
+/// An icon in a table cell: a URL as code, a `data:` URI by its type (its
+/// data would fill the page), then its type, sizes and theme.
+fn icon_cell(icon: &tooltable_runtime::rules::icons::Icon) -> String {
+    let source = match icon.src.strip_prefix("data:") {
+        Some(rest) => format!(
+            "an embedded `{}`",
+            rest.split(';').next().unwrap_or_default()
+        ),
+        None => code_cell(&icon.src),
+    };
+    let mut details: Vec<String> = Vec::new();
+    if let Some(mime) = &icon.mime_type {
+        details.push(code_cell(mime));
+    }
+    if !icon.sizes.is_empty() {
+        details.push(cell(&icon.sizes.join(" ")));
+    }
+    if let Some(theme) = icon.theme {
+        details.push(format!("{} theme", theme.as_str()));
+    }
+    if details.is_empty() {
+        source
+    } else {
+        format!("{source} ({})", details.join(", "))
+    }
 }
 
 fn yes_no(value: bool) -> &'static str {
@@ -285,6 +316,13 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
             .as_ref()
             .map(|t| cell(&t.value))
             .unwrap_or_default(),
+        has_icons: !attr.icons.is_empty(),
+        icons: attr
+            .icons
+            .iter()
+            .map(icon_cell)
+            .collect::<Vec<_>>()
+            .join("; "),
         tier: tool.tier().as_str().to_owned(),
         hints,
         world: tool.world().as_str().to_owned(),

@@ -16,6 +16,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitStr, Token};
 use tooltable_runtime::rules::confirm::Confirm;
+use tooltable_runtime::rules::icons::{self, Icon, IconPart, Theme};
 pub use tooltable_runtime::rules::names::NameProfile;
 use tooltable_runtime::rules::names::validate_name;
 use tooltable_runtime::rules::tier::{Tier, World};
@@ -80,6 +81,8 @@ pub struct ToolAttr {
     pub example: Option<Spanned<Value>>,
     /// `admin_summary = "..."`.
     pub admin_summary: Option<Spanned<String>>,
+    /// `icons("https://...", (src = "...", mime_type = "...", sizes = "48x48", theme = dark))`.
+    pub icons: Vec<Icon>,
 }
 
 impl ToolAttr {
@@ -100,9 +103,10 @@ impl ToolAttr {
 }
 
 /// The keys `#[tool]` accepts, in the order the documentation lists them.
-pub const KEYS: [&str; 13] = [
+pub const KEYS: [&str; 14] = [
     "name",
     "title",
+    "icons",
     "tier",
     "idempotent",
     "world",
@@ -294,6 +298,7 @@ struct Builder {
     meta: Vec<MetaDecl>,
     example: Option<Spanned<Value>>,
     admin_summary: Option<Spanned<String>>,
+    icons: Vec<Icon>,
 }
 
 impl Builder {
@@ -438,6 +443,15 @@ impl Builder {
                 }
                 self.example = Some(Spanned::new(value, lit.span()));
             }
+            "icons" => {
+                let RawValue::List(tokens, parens) = &entry.value else {
+                    return Err(syn::Error::new(
+                        value_span(&entry),
+                        format!("`icons` takes a list of icons, such as {ICONS_EXAMPLE}"),
+                    ));
+                };
+                self.icons = parse_icons(tokens.clone(), parens.join())?;
+            }
             "meta" => {
                 let RawValue::List(tokens, parens) = &entry.value else {
                     return Err(syn::Error::new(
@@ -490,6 +504,7 @@ impl Builder {
             meta: self.meta,
             example: self.example,
             admin_summary: self.admin_summary,
+            icons: self.icons,
         })
     }
 }
@@ -581,6 +596,178 @@ fn parse_meta_decls(tokens: TokenStream, scope: Span) -> syn::Result<Vec<MetaDec
     }
     errors.finish()?;
     Ok(decls)
+}
+
+/// How `icons(..)` is written, for its errors.
+const ICONS_EXAMPLE: &str = "`icons(\"https://example.com/search.png\", (src = \"https://example.com/search.svg\", mime_type = \"image/svg+xml\", sizes = \"any\", theme = dark))`";
+
+/// An icon as written: its source alone, or `(key = value, ..)`.
+enum IconEntry {
+    Src(LitStr),
+    Keys(Vec<Entry>, Span),
+}
+
+impl Parse for IconEntry {
+    fn parse(input: ParseStream<'_>) -> syn::Result<IconEntry> {
+        if input.peek(LitStr) {
+            return Ok(IconEntry::Src(input.parse()?));
+        }
+        if input.peek(syn::token::Paren) {
+            let content;
+            let paren = syn::parenthesized!(content in input);
+            let entries = Punctuated::<Entry, Token![,]>::parse_terminated(&content)?;
+            return Ok(IconEntry::Keys(
+                entries.into_iter().collect(),
+                paren.span.join(),
+            ));
+        }
+        Err(input.error(format!(
+            "an icon is its source as a string, or `(src = \"...\", mime_type = \"...\", sizes = \"48x48\", theme = light)`; such as {ICONS_EXAMPLE}"
+        )))
+    }
+}
+
+/// Reads `icons(..)`; every mistake in it is an error of its own.
+fn parse_icons(tokens: TokenStream, scope: Span) -> syn::Result<Vec<Icon>> {
+    let written = parse_within(
+        tokens,
+        scope,
+        Punctuated::<IconEntry, Token![,]>::parse_terminated,
+    )?;
+    let mut errors = Errors::default();
+    let mut found = Vec::new();
+    if written.is_empty() {
+        errors.push(syn::Error::new(
+            scope,
+            format!("`icons()` lists no icon; list at least one, such as {ICONS_EXAMPLE}, or remove the key"),
+        ));
+    }
+    for entry in written {
+        let (icon, spans) = match entry {
+            IconEntry::Src(lit) => (
+                Icon {
+                    src: lit.value(),
+                    mime_type: None,
+                    sizes: Vec::new(),
+                    theme: None,
+                },
+                IconSpans {
+                    src: lit.span(),
+                    mime_type: lit.span(),
+                    sizes: lit.span(),
+                },
+            ),
+            IconEntry::Keys(entries, span) => match icon_of_keys(entries, span) {
+                Ok(read) => read,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            },
+        };
+        for problem in icons::check(&icon) {
+            let at = match problem.part {
+                IconPart::Src => spans.src,
+                IconPart::MimeType => spans.mime_type,
+                IconPart::Size(_) => spans.sizes,
+            };
+            errors.push(syn::Error::new(at, problem.message));
+        }
+        if found.contains(&icon) {
+            errors.push(syn::Error::new(
+                spans.src,
+                format!("the icon `{}` is listed twice; keep one", icon.src),
+            ));
+        }
+        found.push(icon);
+    }
+    errors.finish()?;
+    Ok(found)
+}
+
+/// Where an icon's parts are written, to place their errors.
+struct IconSpans {
+    src: Span,
+    mime_type: Span,
+    sizes: Span,
+}
+
+fn icon_of_keys(entries: Vec<Entry>, span: Span) -> syn::Result<(Icon, IconSpans)> {
+    let mut errors = Errors::default();
+    let mut src = None;
+    let mut mime_type = None;
+    let mut sizes = None;
+    let mut theme = None;
+    for entry in &entries {
+        let key = entry.key.to_string();
+        let seen = match key.as_str() {
+            "src" => src.is_some(),
+            "mime_type" => mime_type.is_some(),
+            "sizes" => sizes.is_some(),
+            "theme" => theme.is_some(),
+            _ => false,
+        };
+        if seen {
+            errors.push(syn::Error::new(
+                entry.key.span(),
+                format!("`{key}` is given twice for this icon; keep one"),
+            ));
+            continue;
+        }
+        let read = match key.as_str() {
+            "src" => string(entry, "the image's `https:` URL or `data:` URI")
+                .map(|lit| src = Some(lit)),
+            "mime_type" => string(entry, "the image's type, such as `mime_type = \"image/png\"`")
+                .map(|lit| mime_type = Some(lit)),
+            "sizes" => string(
+                entry,
+                "the sizes it can be drawn at, separated by spaces, such as `sizes = \"48x48 96x96\"`",
+            )
+            .map(|lit| sizes = Some(lit)),
+            "theme" => word(entry, "theme", "light or dark").and_then(|(word, at)| {
+                let parsed = Theme::parse(&word).ok_or_else(|| {
+                    syn::Error::new(
+                        at,
+                        format!("unknown theme `{word}`; expected `light` or `dark`"),
+                    )
+                })?;
+                theme = Some(parsed);
+                Ok(())
+            }),
+            other => Err(syn::Error::new(
+                entry.key.span(),
+                format!("unknown key `{other}` in an icon; the keys are src, mime_type, sizes, theme"),
+            )),
+        };
+        if let Err(e) = read {
+            errors.push(e);
+        }
+    }
+    let Some(src_lit) = src else {
+        let mut missing = syn::Error::new(
+            span,
+            "this icon has no `src`; add the image's `https:` URL or `data:` URI, as `src = \"https://example.com/icon.png\"`",
+        );
+        if let Err(others) = errors.finish() {
+            missing.combine(others);
+        }
+        return Err(missing);
+    };
+    errors.finish()?;
+    let spans = IconSpans {
+        src: src_lit.span(),
+        mime_type: mime_type.as_ref().map_or(src_lit.span(), LitStr::span),
+        sizes: sizes.as_ref().map_or(src_lit.span(), LitStr::span),
+    };
+    let icon = Icon {
+        src: src_lit.value(),
+        mime_type: mime_type.map(|m| m.value()),
+        sizes: sizes
+            .map(|s| s.value().split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default(),
+        theme,
+    };
+    Ok((icon, spans))
 }
 
 struct MetaEntry {

@@ -146,6 +146,11 @@ pub struct SearchResults {
     tier = read,
     toolset = "notes",
     world = closed,
+    icons((
+        src = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCI+PGNpcmNsZSBjeD0iMTAiIGN5PSIxMCIgcj0iNiIgZmlsbD0ibm9uZSIgc3Ryb2tlPSIjMzMzIiBzdHJva2Utd2lkdGg9IjIiLz48cGF0aCBkPSJNMTUgMTVsNiA2IiBzdHJva2U9IiMzMzMiIHN0cm9rZS13aWR0aD0iMiIvPjwvc3ZnPg==",
+        sizes = "any",
+        theme = light
+    )),
     example = r#"{"query": "milk", "tag": "shopping", "limit": 5}"#
 )]
 pub fn notes_search(store: &Store, params: SearchParams) -> Result<SearchResults, ToolError> {

@@ -223,6 +223,7 @@ pub(crate) fn validate_batch<C: 'static>(
         let descriptor = descriptor::build(DescriptorParts {
             name: &tool.name,
             title: tool.title.as_deref(),
+            icons: &[],
             description: tool.description.trim(),
             input_schema: input,
             output_schema: tool.output_schema.clone(),

@@ -8,6 +8,7 @@
 
 pub mod confirm;
 pub mod declarations;
+pub mod icons;
 pub mod info;
 pub mod limits;
 pub mod meta_keys;

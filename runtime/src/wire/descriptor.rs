@@ -7,14 +7,16 @@
 //! MCP specification lists them) and sorts every nested object, so the baked
 //! bytes never depend on a serializer's map order.
 
+use crate::rules::icons::{self, Icon};
 use crate::rules::tier::Annotations;
 use crate::wire::json_text::JsonWriter;
 use serde_json::{Map, Value};
 
 /// The descriptor's keys, in the order its text lists them.
-pub const KEYS: [&str; 7] = [
+pub const KEYS: [&str; 8] = [
     "name",
     "title",
+    "icons",
     "description",
     "inputSchema",
     "outputSchema",
@@ -29,6 +31,8 @@ pub struct DescriptorParts<'a> {
     pub name: &'a str,
     /// A display title, when declared.
     pub title: Option<&'a str>,
+    /// The icons, already checked; omitted from the descriptor when none.
+    pub icons: &'a [Icon],
     /// The full description (the handler's doc comment).
     pub description: &'a str,
     /// The input schema.
@@ -62,6 +66,9 @@ pub fn build(parts: DescriptorParts<'_>) -> Value {
     map.insert("name".into(), parts.name.into());
     if let Some(title) = parts.title {
         map.insert("title".into(), title.into());
+    }
+    if !parts.icons.is_empty() {
+        map.insert("icons".into(), icons::to_json(parts.icons));
     }
     map.insert("description".into(), parts.description.into());
     map.insert("inputSchema".into(), parts.input_schema);
@@ -116,6 +123,7 @@ mod tests {
         DescriptorParts {
             name: "notes_get",
             title: None,
+            icons: &[],
             description: "Get a note.",
             input_schema: json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
             output_schema: None,
@@ -151,8 +159,15 @@ mod tests {
     fn the_text_lists_the_descriptor_keys_in_specification_order() {
         let mut meta = Map::new();
         meta.insert("com.example/x".into(), json!(1));
+        let icons = [Icon {
+            src: "https://example.com/get.png".into(),
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        }];
         let descriptor = build(DescriptorParts {
             title: Some("Get"),
+            icons: &icons,
             output_schema: Some(json!({"type": "object"})),
             meta,
             ..parts()
