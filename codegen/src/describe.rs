@@ -150,6 +150,55 @@ impl Table {
     }
 }
 
+/// The `x-mcp-header` problems of a tool's input schema, each at the
+/// `extend` that wrote it when the build can find it, else at the
+/// parameter type (`fallback`).
+fn header_errors(
+    krate: &Crate,
+    lowerer: &Lowerer<'_>,
+    tool: &str,
+    schema: &serde_json::Value,
+    fallback: crate::diagnostic::Location,
+) -> Vec<Diagnostic> {
+    use tooltable_runtime::rules::param_headers::{HeaderRule, check};
+    let written = lowerer.header_extensions();
+    check(schema)
+        .into_iter()
+        .map(|problem| {
+            let matching = written.iter().filter(|(header, ..)| {
+                problem
+                    .header
+                    .as_ref()
+                    .is_some_and(|h| h.eq_ignore_ascii_case(header))
+            });
+            // A name used twice is the later one's problem.
+            let found = if problem.rule == HeaderRule::Unique {
+                matching.clone().next_back()
+            } else {
+                matching
+                    .clone()
+                    .find(|(header, ..)| problem.header.as_deref() == Some(header.as_str()))
+            };
+            let at = found.map_or_else(
+                || fallback.clone(),
+                |(_, module, span)| krate.location(*module, *span),
+            );
+            Diagnostic::error(
+                at,
+                format!(
+                    "{} (tool `{tool}`, its input schema at `{}`)",
+                    problem.message,
+                    if problem.pointer.is_empty() {
+                        "/"
+                    } else {
+                        &problem.pointer
+                    }
+                ),
+            )
+        })
+        .collect()
+}
+
 fn lower_error(krate: &Crate, e: LowerError) -> Diagnostic {
     Diagnostic::error(krate.location(e.module, e.span), e.message)
 }
@@ -219,6 +268,13 @@ fn describe_tool(
         None => schema::no_parameters(),
         Some(params) => match lowerer.root_schema(module, params, Contract::Deserialize) {
             Ok(schema) => {
+                errors.extend(header_errors(
+                    krate,
+                    lowerer,
+                    &decl.name,
+                    &schema,
+                    at(params.span()),
+                ));
                 if let Err(e) = schema::check_input_schema(&schema) {
                     errors.push(Diagnostic::error(
                         at(params.span()),

@@ -668,3 +668,29 @@ fn every_icon_mistake_is_an_error_at_its_place_in_one_build() {
         ]
     );
 }
+
+#[test]
+fn every_x_mcp_header_mistake_is_an_error_at_the_extend_that_wrote_it() {
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "#[derive(serde::Deserialize)]\npub struct Params {\n    #[schemars(extend(\"x-mcp-header\" = \"Region\"))]\n    pub region: String,\n    #[schemars(extend(\"x-mcp-header\" = \"region\"))]\n    pub zone: String,\n    #[schemars(extend(\"x-mcp-header\" = \"Ratio\"))]\n    pub ratio: f64,\n    #[schemars(extend(\"x-mcp-header\" = \"Maybe\"))]\n    pub maybe: Option<String>,\n    pub target: Target,\n}\n#[derive(serde::Deserialize)]\npub struct Target {\n    #[schemars(extend(\"x-mcp-header\" = \"Host\"))]\n    pub host: String,\n}\n/// Run it.\n#[tool(tier = read)]\nfn run(p: Params) -> String { String::new() }\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:5:40: `x-mcp-header: region` is used twice in this tool's parameters (header names ignore case); give each mirrored parameter a name of its own (tool `run`, its input schema at `/properties/zone`)",
+            "src/lib.rs:7:40: `x-mcp-header: Ratio` stands on a `number`, which the specification does not allow to be mirrored (its text is not one value); use an integer, a string or a boolean (tool `run`, its input schema at `/properties/ratio`)",
+            "src/lib.rs:9:40: `x-mcp-header: Maybe` stands on a parameter whose `type` is a list (an `Option` is `[\"T\", \"null\"]`), which clients refuse; make the field required, or give it a default with #[serde(default)] and a plain type (tool `run`, its input schema at `/properties/maybe`)",
+            "src/lib.rs:15:40: `x-mcp-header: Host` stands on a schema reached through `$defs`, but clients mirror only parameters reached from the root through `properties` alone, and drop the tool; put it on a field of the parameter type (a struct field used here by value: inline a referenced type with #[schemars(inline)]), not inside a list, an enum or a definition (tool `run`, its input schema at `/$defs/Target/properties/host`)",
+        ]
+    );
+}
+
+#[test]
+fn a_mirrored_field_of_an_inlined_struct_is_reached_through_properties_and_builds() {
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "#[derive(serde::Deserialize)]\npub struct Params {\n    pub target: Target,\n}\n#[derive(serde::Deserialize)]\n#[schemars(inline)]\npub struct Target {\n    #[schemars(extend(\"x-mcp-header\" = \"Host\"))]\n    pub host: String,\n}\n/// Run it.\n#[tool(tier = read)]\nfn run(p: Params) -> String { String::new() }\n",
+    )]);
+    assert_eq!(found, Vec::<String>::new());
+}

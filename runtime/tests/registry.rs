@@ -626,6 +626,21 @@ fn a_batch_with_a_bad_name_leaves_the_registry_byte_identical() {
 }
 
 #[test]
+fn a_batch_with_an_x_mcp_header_clients_would_drop_is_refused_by_the_same_rule_as_the_build() {
+    assert_batch_leaves_registry_unchanged(
+        || {
+            let mut mirrored = ProvidedTool::new("items_near", Tier::Read, "Near.", echo_handler());
+            mirrored.input_schema = json!({"type": "object", "properties": {
+                "ratio": {"type": "number", "x-mcp-header": "Ratio"}
+            }});
+            vec![count_tool("items_fine", "Fine."), mirrored]
+        },
+        "items_near",
+        "at `/properties/ratio`, `x-mcp-header: Ratio` stands on a `number`",
+    );
+}
+
+#[test]
 fn a_batch_that_duplicates_a_table_tool_leaves_the_registry_byte_identical() {
     assert_batch_leaves_registry_unchanged(
         || {

@@ -292,7 +292,18 @@ pub struct Common {
     /// `#[schemars(example = ..)]` values.
     pub examples: Vec<Value>,
     /// `#[schemars(extend("key" = value))]` entries.
-    pub extensions: Vec<(String, Value)>,
+    pub extensions: Vec<Extension>,
+}
+
+/// One `extend("key" = value)` entry.
+#[derive(Clone, Debug)]
+pub struct Extension {
+    /// The keyword.
+    pub key: String,
+    /// Its value.
+    pub value: Value,
+    /// Where the value is written.
+    pub span: Span,
 }
 
 impl Common {
@@ -324,14 +335,14 @@ impl Common {
                             "`extend` takes a list: `extend(\"key\" = value)`",
                         ));
                     };
-                    for (key, value) in parse_extensions(tokens.clone())? {
-                        if common.extensions.iter().any(|(k, _)| *k == key) {
+                    for extension in parse_extensions(tokens.clone())? {
+                        if common.extensions.iter().any(|e| e.key == extension.key) {
                             return Err(error(
                                 item.span(),
-                                format!("extension key `{key}` is given twice"),
+                                format!("extension key `{}` is given twice", extension.key),
                             ));
                         }
-                        common.extensions.push((key, value));
+                        common.extensions.push(extension);
                     }
                 }
                 "transform" => {
@@ -433,7 +444,7 @@ pub fn expr_value(expr: &Expr) -> Option<Value> {
     }
 }
 
-fn parse_extensions(tokens: TokenStream) -> Result<Vec<(String, Value)>> {
+fn parse_extensions(tokens: TokenStream) -> Result<Vec<Extension>> {
     // As schemars reads them: `"key" = <tokens up to the next comma>`, the
     // tokens being the body of a `json!` call.
     struct Ext(LitStr, TokenStream);
@@ -466,7 +477,11 @@ fn parse_extensions(tokens: TokenStream) -> Result<Vec<(String, Value)>> {
             let json = json_tokens(&tokens).ok_or_else(|| {
                 error(span, "an `extend` value must be a literal, or JSON written with literals (`{\"k\": [1, true, null]}`), for the build script to read it")
             })?;
-            Ok((key.value(), json))
+            Ok(Extension {
+                key: key.value(),
+                value: json,
+                span,
+            })
         })
         .collect()
 }

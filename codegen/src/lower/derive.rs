@@ -122,6 +122,8 @@ pub enum Data<'k> {
 /// A local type's attributes and body, read once.
 #[derive(Clone, Debug)]
 pub struct ContainerInfo<'k> {
+    /// The module that declares it.
+    pub module: crate::scan::ModuleId,
     /// Its attributes.
     pub attrs: ContainerAttrs,
     /// Its body.
@@ -291,6 +293,7 @@ pub fn read_container<'k>(
     }
     let relevant_params = relevant_type_params(item.generics(), &attrs, &data);
     Ok(ContainerInfo {
+        module,
         attrs,
         data,
         serde_name,
@@ -505,6 +508,33 @@ impl<'k> ContainerInfo<'k> {
             let phantom = matches!(f.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "PhantomData"));
             !phantom && !f.attrs.skip_deserializing && !f.attrs.default.is_some()
         })
+    }
+
+    /// Every metadata a local type holds: its own, its fields' and its
+    /// variants'.
+    fn commons(&self) -> Vec<&super::attrs::Common> {
+        let mut all = vec![&self.attrs.common];
+        match &self.data {
+            Data::Struct(_, fields) => all.extend(fields.iter().map(|f| &f.attrs.common)),
+            Data::Enum(variants) => {
+                for variant in variants {
+                    all.push(&variant.attrs.common);
+                    all.extend(variant.fields.iter().map(|f| &f.attrs.common));
+                }
+            }
+        }
+        all
+    }
+
+    /// Where each `extend("x-mcp-header" = ..)` of the type is written: the
+    /// header's name, the module and the place.
+    pub fn header_extensions(&self) -> Vec<(String, crate::scan::ModuleId, Span)> {
+        self.commons()
+            .into_iter()
+            .flat_map(|common| &common.extensions)
+            .filter(|e| e.key == tooltable_runtime::rules::param_headers::KEY)
+            .filter_map(|e| Some((e.value.as_str()?.to_owned(), self.module, e.span)))
+            .collect()
     }
 }
 
@@ -1115,8 +1145,8 @@ pub fn apply_common(schema: &mut Value, common: &super::attrs::Common) {
 
 /// `extend(..)` entries, applied last, as schemars' post-mutators.
 pub fn apply_extensions(schema: &mut Value, common: &super::attrs::Common) {
-    for (key, value) in &common.extensions {
-        ops::insert(schema, key, value.clone());
+    for extension in &common.extensions {
+        ops::insert(schema, &extension.key, extension.value.clone());
     }
 }
 

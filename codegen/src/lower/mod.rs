@@ -120,6 +120,19 @@ impl<'k> Lowerer<'k> {
         resolved
     }
 
+    /// Where each `extend("x-mcp-header" = ..)` of the types lowered so far
+    /// is written.
+    pub fn header_extensions(&self) -> Vec<(String, ModuleId, Span)> {
+        let mut all: Vec<(String, ModuleId, Span)> = self
+            .containers
+            .borrow()
+            .values()
+            .flat_map(|info| info.header_extensions())
+            .collect();
+        all.sort_by_key(|(_, module, span)| (*module, span.start().line, span.start().column));
+        all
+    }
+
     /// Keeps the error of a part the lowering goes on past, to be reported
     /// with the schema's own.
     pub fn report<T>(&self, result: Result<T, LowerError>) -> Option<T> {

@@ -15,6 +15,7 @@ use crate::rules::declarations::validate_declaration;
 use crate::rules::info::ToolInfo;
 use crate::rules::limits;
 use crate::rules::names::validate_name;
+use crate::rules::param_headers;
 use crate::rules::schema;
 use crate::rules::tier::{Annotations, Tier, World};
 use crate::rules::validate::Validator;
@@ -191,6 +192,14 @@ pub(crate) fn validate_batch<C: 'static>(
         }
         let mut input = tool.input_schema.clone();
         schema::check_input_schema(&input).map_err(|e| refuse(e.to_string()))?;
+        let headers = param_headers::check(&input);
+        if !headers.is_empty() {
+            let problems: Vec<String> = headers
+                .iter()
+                .map(|p| format!("at `{}`, {}", p.pointer, p.message))
+                .collect();
+            return Err(refuse(problems.join("; ")));
+        }
         if let Some(required) = &tool.confirm {
             confirm::inject(&mut input, required).map_err(|e| refuse(e.to_string()))?;
         }

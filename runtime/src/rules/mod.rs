@@ -13,6 +13,7 @@ pub mod info;
 pub mod limits;
 pub mod meta_keys;
 pub mod names;
+pub mod param_headers;
 pub mod quote;
 pub mod schema;
 pub mod tier;

@@ -22,6 +22,7 @@ pub mod defaults;
 pub mod enums;
 pub mod foreign;
 pub mod generics;
+pub mod headers;
 pub mod maps;
 pub mod primitives;
 pub mod recursion;
