@@ -694,3 +694,44 @@ fn a_mirrored_field_of_an_inlined_struct_is_reached_through_properties_and_build
     )]);
     assert_eq!(found, Vec::<String>::new());
 }
+
+#[test]
+fn a_known_crate_read_from_a_path_keeps_the_schema_schemars_gives_its_types() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n\n[dependencies]\nuuid = { path = \"forks/uuid\" }\ncontracts = { path = \"contracts\" }\n",
+        ),
+        (
+            "forks/uuid/Cargo.toml",
+            "[package]\nname = \"uuid\"\nversion = \"1.0.0\"\n",
+        ),
+        (
+            "forks/uuid/src/lib.rs",
+            "#[derive(serde::Deserialize)]\npub struct Uuid { bytes: [u8; 16] }\n",
+        ),
+        (
+            "contracts/Cargo.toml",
+            "[package]\nname = \"contracts\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "contracts/src/lib.rs",
+            "mod inner {\n    /// An order.\n    #[derive(serde::Deserialize)]\n    pub struct Order {\n        /// How many.\n        pub count: u8,\n    }\n}\npub use inner::Order;\n",
+        ),
+        (
+            "src/lib.rs",
+            "#[derive(serde::Deserialize)]\npub struct Params {\n    pub id: uuid::Uuid,\n    pub order: contracts::Order,\n}\n/// Get it.\n#[tool(tier = read)]\nfn get(p: Params) -> String { String::new() }\n",
+        ),
+    ]);
+    assert_eq!(analysis.diagnostics(), []);
+    let tool = analysis.manifest().tools.remove(0);
+    let schema = &tool.descriptor["inputSchema"];
+    assert_eq!(
+        schema["properties"]["id"],
+        serde_json::json!({"type": "string", "format": "uuid"})
+    );
+    assert_eq!(
+        schema["$defs"]["Order"]["properties"]["count"]["description"],
+        "How many."
+    );
+}

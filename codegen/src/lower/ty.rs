@@ -306,6 +306,17 @@ impl<'k> Lowerer<'k> {
                 format!("{}; {}", e.0, self.place.get().way_out()),
             )
         })?;
+        // A crate schemars knows, read from a path (a fork, a vendored
+        // copy), keeps the schema schemars' own impl gives its types.
+        if let Resolved::Struct(module, _) | Resolved::Enum(module, _) = &resolved
+            && !self.krate.is_own(*module)
+        {
+            let krate = self.krate.module_path(self.krate.modules[*module].root);
+            let name = last.ident.to_string();
+            if known::leaf(&krate, &name).is_some() || known::generic(&krate, &name).is_some() {
+                return self.foreign(scope, &[krate, name], &args, path, depth);
+            }
+        }
         match resolved {
             Resolved::Struct(module, item) => {
                 self.local(scope, module, DefItem::Struct(item), &args, path, depth)
