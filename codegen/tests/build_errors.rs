@@ -143,7 +143,7 @@ fn attribute_mistakes_are_build_errors_at_the_offending_token() {
     assert_eq!(found.len(), 3, "{found:#?}");
     assert!(
         found[0].starts_with(
-            "src/lib.rs:2:21: unknown key `colour` in #[tool]; the keys are name, title, tier"
+            "src/lib.rs:2:21: unknown key `colour` in #[tool]; the keys are name, title, icons, tier"
         ),
         "{}",
         found[0]
