@@ -44,7 +44,7 @@ pub use tooltable_macros::tool;
 #[doc(inline)]
 pub use tooltable_runtime::{
     Annotations, Call, CallError, CallToolResult, Caller, Confirm, Content, Fingerprint, Policy,
-    Registry, Table, Tier, Tool, ToolError, ToolInfo, World,
+    Registry, Table, TaskSupport, Tier, Tool, ToolError, ToolInfo, World,
 };
 
 /// What generated code reaches; not an API. The number is the contract

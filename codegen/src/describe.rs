@@ -95,6 +95,7 @@ impl DescribedTool {
             tier: self.tier(),
             idempotent: attr.idempotent(),
             world: self.world(),
+            task: attr.task(),
             confirm: attr.confirm.as_ref().map(|c| c.value.borrowed()),
             permission: text(&attr.permission),
             toolset: text(&attr.toolset),
@@ -378,6 +379,7 @@ fn describe_tool(
         input_schema,
         output_schema,
         annotations: Annotations::derive(attr.tier.value, attr.idempotent(), attr.world()),
+        task: attr.task(),
         meta,
     });
     let descriptor_text = descriptor::to_text(&descriptor);

@@ -17,6 +17,7 @@ pub use crate::call::shape::{
 pub use crate::rules::confirm::Confirm;
 pub use crate::rules::info::ToolInfo;
 pub use crate::rules::names::NameProfile;
+pub use crate::rules::task::TaskSupport;
 pub use crate::rules::tier::{Tier, World};
 pub use crate::table::shim::{Context, Reference, Shim, ShimFns};
 pub use crate::table::{Settings, Table, Tool};

@@ -72,6 +72,7 @@ pub use registry::policy::{Caller, Policy};
 pub use registry::registry::Registry;
 pub use rules::confirm::Confirm;
 pub use rules::info::ToolInfo;
+pub use rules::task::TaskSupport;
 pub use rules::tier::{Annotations, Tier, World};
 #[cfg(feature = "serve")]
 pub use table::{Table, Tool};
@@ -135,6 +136,7 @@ pub mod serve {
     pub use crate::mcp::admission::CallLimits;
     pub use crate::mcp::caller::{CallerFn, transport_caller};
     pub use crate::mcp::compose::Composed;
+    pub use crate::registry::tasks::TaskLimits;
     pub use crate::server::{Server, stdio};
     #[cfg(feature = "auth")]
     pub use crate::transport::auth::{Auth, AuthError};

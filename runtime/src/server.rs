@@ -181,6 +181,15 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.call_limits(limits))
     }
 
+    /// The bounds on the tasks the server keeps for calls that run as tasks
+    /// (default [`TaskLimits::default`](crate::serve::TaskLimits)).
+    pub fn task_limits(self, limits: crate::serve::TaskLimits) -> Server<McpServer<C>> {
+        if let Err(why) = limits.check() {
+            return self.refuse(why);
+        }
+        self.adapt(|mcp| mcp.task_limits(limits))
+    }
+
     /// The largest result sent, in bytes of text and data (default 16 MiB,
     /// at least 1024); a larger one is replaced by an error
     /// saying so.

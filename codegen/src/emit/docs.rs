@@ -18,6 +18,7 @@ use askama::Template;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
+use tooltable_runtime::rules::task::TaskSupport;
 use tooltable_runtime::wire::json_text::JsonWriter;
 
 /// The first line under the title, so a reader (and a reviewer) knows not to edit the file.
@@ -82,6 +83,10 @@ pub struct ToolPage {
     pub hints: String,
     /// `open` or `closed`.
     pub world: String,
+    /// Whether a call may run as a task (the row is left out when never).
+    pub has_task: bool,
+    /// How a call runs as a task, as a sentence.
+    pub task: String,
     /// The permission, or "none".
     pub permission: String,
     /// Whether calls need `confirm: true`, and the consequence.
@@ -326,6 +331,16 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
         tier: tool.tier().as_str().to_owned(),
         hints,
         world: tool.world().as_str().to_owned(),
+        has_task: attr.task().allows_task(),
+        task: match attr.task() {
+            TaskSupport::Forbidden => String::new(),
+            TaskSupport::Optional => {
+                "optional: a call may run as a task for a client that supports tasks".to_owned()
+            }
+            TaskSupport::Required => {
+                "required: every call runs as a task; clients without tasks are refused".to_owned()
+            }
+        },
         permission: tool
             .permission()
             .map_or_else(|| "none".to_owned(), code_cell),

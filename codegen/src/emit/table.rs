@@ -12,6 +12,7 @@ use crate::syntax::link;
 use std::fmt::Write as _;
 use tooltable_runtime::rules::confirm::Confirm;
 use tooltable_runtime::rules::names::NameProfile;
+use tooltable_runtime::rules::task::TaskSupport;
 use tooltable_runtime::rules::tier::{Tier, World};
 use tooltable_runtime::wire::fingerprint::Fingerprint;
 
@@ -52,6 +53,15 @@ fn world(w: World) -> String {
         World::Closed => "Closed",
     };
     format!("{}::World::{variant}", private())
+}
+
+fn task(t: TaskSupport) -> String {
+    let variant = match t {
+        TaskSupport::Forbidden => "Forbidden",
+        TaskSupport::Optional => "Optional",
+        TaskSupport::Required => "Required",
+    };
+    format!("{}::TaskSupport::{variant}", private())
 }
 
 fn context_expr(context: &ContextType) -> String {
@@ -103,6 +113,7 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
             tier: {tier},
             idempotent: {idempotent},
             world: {world},
+            task: {task},
             confirm: {confirm},
             permission: {permission},
             toolset: {toolset},
@@ -125,6 +136,7 @@ fn entry(tool: &DescribedTool, context: &str) -> String {
         tier = tier(info.tier),
         idempotent = info.idempotent,
         world = world(info.world),
+        task = task(info.task),
         permission = opt(info.permission),
         toolset = opt(info.toolset),
         since = opt(info.since),

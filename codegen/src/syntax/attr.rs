@@ -19,6 +19,7 @@ use tooltable_runtime::rules::confirm::Confirm;
 use tooltable_runtime::rules::icons::{self, Icon, IconPart, Theme};
 pub use tooltable_runtime::rules::names::NameProfile;
 use tooltable_runtime::rules::names::validate_name;
+use tooltable_runtime::rules::task::TaskSupport;
 use tooltable_runtime::rules::tier::{Tier, World};
 
 /// A value and where it was written.
@@ -65,6 +66,8 @@ pub struct ToolAttr {
     pub idempotent: Option<Spanned<bool>>,
     /// `world = open | closed`.
     pub world: Option<Spanned<World>>,
+    /// `task = forbidden | optional | required`.
+    pub task: Option<Spanned<TaskSupport>>,
     /// `confirm` or `confirm = "consequence"`.
     pub confirm: Option<Spanned<Confirm<'static>>>,
     /// `permission = "..."`.
@@ -100,16 +103,24 @@ impl ToolAttr {
     pub fn world(&self) -> World {
         self.world.as_ref().map_or(World::Open, |s| s.value)
     }
+
+    /// Whether a call may run as a task, `forbidden` when absent.
+    pub fn task(&self) -> TaskSupport {
+        self.task
+            .as_ref()
+            .map_or(TaskSupport::Forbidden, |s| s.value)
+    }
 }
 
 /// The keys `#[tool]` accepts, in the order the documentation lists them.
-pub const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 15] = [
     "name",
     "title",
     "icons",
     "tier",
     "idempotent",
     "world",
+    "task",
     "confirm",
     "permission",
     "toolset",
@@ -290,6 +301,7 @@ struct Builder {
     tier: Option<Spanned<Tier>>,
     idempotent: Option<Spanned<bool>>,
     world: Option<Spanned<World>>,
+    task: Option<Spanned<TaskSupport>>,
     confirm: Option<Spanned<Confirm<'static>>>,
     permission: Option<Spanned<String>>,
     toolset: Option<Spanned<String>>,
@@ -362,6 +374,18 @@ impl Builder {
                     )
                 })?;
                 self.world = Some(Spanned::new(world, word_span));
+            }
+            "task" => {
+                let (word, word_span) = word(&entry, "task", "optional, required or forbidden")?;
+                let task = TaskSupport::parse(&word).ok_or_else(|| {
+                    syn::Error::new(
+                        word_span,
+                        format!(
+                            "unknown task support `{word}`; expected `forbidden`, `optional` or `required`"
+                        ),
+                    )
+                })?;
+                self.task = Some(Spanned::new(task, word_span));
             }
             "idempotent" => {
                 let value = match &entry.value {
@@ -496,6 +520,7 @@ impl Builder {
             tier,
             idempotent: self.idempotent,
             world: self.world,
+            task: self.task,
             confirm: self.confirm,
             permission: self.permission,
             toolset: self.toolset,
@@ -904,6 +929,26 @@ mod tests {
         );
         assert_eq!(found[1], "`tier` is given twice; keep one");
         assert_eq!(found[2], "`tier` is first given here");
+    }
+
+    #[test]
+    fn task_support_is_one_of_three_words() {
+        let attr = parse(quote! { tier = read, task = required }).unwrap();
+        assert_eq!(attr.task(), TaskSupport::Required);
+        let attr = parse(quote! { tier = read }).unwrap();
+        assert_eq!(attr.task(), TaskSupport::Forbidden);
+        assert_eq!(
+            messages(quote! { tier = read, task = sometimes }),
+            ["unknown task support `sometimes`; expected `forbidden`, `optional` or `required`"]
+        );
+        assert_eq!(
+            messages(quote! { tier = read, task = 1 }),
+            ["`task` takes one of optional, required or forbidden, such as `task = optional`"]
+        );
+        assert_eq!(
+            messages(quote! { tier = read, task = optional, task = required })[0],
+            "`task` is given twice; keep one"
+        );
     }
 
     #[test]

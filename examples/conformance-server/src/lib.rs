@@ -6,7 +6,8 @@
 //! (the names, texts and payloads of its reference "everything" server):
 //! the tools are tooltable handlers in [`tools`], [`talk`] (those that talk
 //! back to the client while they run) and [`input_required`] (the
-//! multi-round flow of 2026-07-28), baked into [`TOOLS`] by the build
+//! multi-round flow of 2026-07-28) and [`tasks`] (the long-running ones
+//! of the Tasks extension), baked into [`TOOLS`] by the build
 //! script; [`handler`] composes them with the [`prompts`] and
 //! [`resources`] into one rmcp server, served with tooltable's guarded
 //! transports.
@@ -17,6 +18,7 @@ pub mod input_required;
 pub mod prompts;
 pub mod resources;
 pub mod talk;
+pub mod tasks;
 pub mod tools;
 
 pub use fixture::Fixture;

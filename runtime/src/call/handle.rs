@@ -153,9 +153,20 @@ type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send
 pub(crate) trait Channel: Send + Sync {
     /// Sends a notification; a failure to send is logged, not returned.
     fn notify(&self, notice: Notice) -> Boxed<'_, ()>;
-    /// Sends a request on the `initialize` era and waits for the result.
-    fn request(&self, method: &'static str, params: Value) -> Boxed<'_, Result<Value, AskError>>;
+    /// Asks the client now and waits for the answer: a request on the
+    /// `initialize` era, or an input request of a task under `key`.
+    fn request(
+        &self,
+        key: &str,
+        method: &'static str,
+        params: Value,
+    ) -> Boxed<'_, Result<Value, AskError>>;
 }
+
+/// Where a call's questions and notices go once the server has made it a
+/// task: empty while the call is an ordinary one, set once when it becomes
+/// a task (the handler keeps running, and does not know).
+pub(crate) type TaskSlot = Arc<std::sync::OnceLock<Arc<dyn Channel>>>;
 
 /// How often progress may be reported: faster reports are dropped, except
 /// the first and the one that reaches the total.
@@ -193,12 +204,20 @@ struct Served {
     log_threshold: Option<LogLevel>,
     cancel: CancellationToken,
     channel: Arc<dyn Channel>,
+    task: TaskSlot,
     rounds: Option<Rounds>,
     log: Mutex<RoundLog>,
     /// What the transport knows of the request (rmcp's request context), for
     /// tools served through the transport's own machinery: a tool of an
     /// rmcp `ToolRouter` needs it.
     transport: Option<Arc<dyn std::any::Any + Send + Sync>>,
+}
+
+impl Served {
+    /// Where notices go: the task, once the call is one.
+    fn active_channel(&self) -> &Arc<dyn Channel> {
+        self.task.get().unwrap_or(&self.channel)
+    }
 }
 
 impl fmt::Debug for Call {
@@ -224,6 +243,7 @@ pub(crate) struct Parts {
     pub log_threshold: Option<LogLevel>,
     pub cancel: CancellationToken,
     pub channel: Arc<dyn Channel>,
+    pub task: TaskSlot,
     pub rounds: Option<Rounds>,
     pub transport: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
@@ -266,6 +286,7 @@ impl Call {
                 log_threshold: parts.log_threshold,
                 cancel: parts.cancel,
                 channel: parts.channel,
+                task: parts.task,
                 rounds: parts.rounds,
                 log: Mutex::new(RoundLog::default()),
                 transport: parts.transport,
@@ -344,7 +365,7 @@ impl Call {
             round.last_progress = Some(now);
         }
         served
-            .channel
+            .active_channel()
             .notify(Notice::Progress {
                 token: token.clone(),
                 progress,
@@ -374,7 +395,7 @@ impl Call {
         };
         let data = serde_json::to_value(data).unwrap_or(Value::Null);
         served
-            .channel
+            .active_channel()
             .notify(Notice::Log {
                 level,
                 logger: None,
@@ -489,11 +510,27 @@ impl Call {
         if !served.client.has(question.capability()) {
             return Err(AskError::Unsupported(question.capability()));
         }
+        let answered = |key: &str| {
+            self.rounds()
+                .and_then(|r| r.answers.get(key))
+                .filter(|(asked, _)| answers == Answers::Any || asked != UNRECORDED)
+        };
+        // A task asks through itself, in the current revision's terms; an
+        // answer its earlier rounds carried still counts.
+        if let Some(task) = served.task.get()
+            && answered(&key).is_none()
+        {
+            let params = question.input_request_params();
+            return tokio::select! {
+                answer = task.request(&key, question.method(), params) => answer.map(|a| (key, a)),
+                () = self.cancelled() => Err(AskError::Cancelled),
+            };
+        }
         match served.era {
             Era::Legacy => {
                 let cancelled = self.cancelled();
                 tokio::select! {
-                    answer = served.channel.request(question.method(), question.params()) => {
+                    answer = served.channel.request(&key, question.method(), question.params()) => {
                         answer.map(|a| (key, a))
                     }
                     () = cancelled => Err(AskError::Cancelled),
@@ -501,11 +538,7 @@ impl Call {
             }
             Era::Current => {
                 let digest = question_digest(question.method(), &question.input_request_params());
-                let answered = self
-                    .rounds()
-                    .and_then(|r| r.answers.get(&key))
-                    .filter(|(asked, _)| answers == Answers::Any || asked != UNRECORDED);
-                if let Some((asked, answer)) = answered {
+                if let Some((asked, answer)) = answered(&key) {
                     if asked != UNRECORDED && *asked != digest {
                         return Err(AskError::BadAnswer {
                             key,

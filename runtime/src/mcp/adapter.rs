@@ -22,7 +22,7 @@
 use crate::call::ask::AskError;
 use crate::call::content::Content;
 use crate::call::execute::HandlerContext;
-use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts};
+use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts, TaskSlot};
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
@@ -30,19 +30,23 @@ use crate::mcp::admission::{Admission, CallLimits};
 use crate::mcp::caller::CallerSource;
 use crate::mcp::caller::transport_caller;
 use crate::mcp::listing::{self, Lister, Listing, Negotiated};
+use crate::mcp::tasks::{self, TaskChannel};
 use crate::registry::policy::Caller;
-use crate::registry::registry::{Entry, Registry};
+use crate::registry::registry::{Dispatched, Entry, Registry};
+use crate::registry::tasks::{Ending, Reservation, TaskBoard, TaskLimits};
 use crate::rules::quote;
+use crate::rules::task::TaskSupport;
 use crate::rules::tier::Tier;
 use crate::wire::fingerprint::Fingerprint;
 // Logging is deprecated in rmcp (SEP-2577) but is still part of both
 // protocol eras tooltable serves.
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult as McpCallToolResult, ContentBlock,
-    CustomRequest, CustomResult, ErrorCode, Implementation, InputRequest, InputRequests,
-    InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ProtocolVersion, RequestStateCodec, SealOptions, ServerCapabilities,
-    ServerConfig, ServerRequest, SubscriptionFilter, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult as McpCallToolResult, CancelTaskParams,
+    ClientCapabilities, ContentBlock, CustomRequest, CustomResult, ErrorCode, GetTaskParams,
+    GetTaskResult, Implementation, InputRequest, InputRequests, InputRequiredResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, RequestStateCodec, SealOptions, ServerCapabilities, ServerConfig,
+    ServerRequest, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -102,6 +106,19 @@ struct Session {
     /// The version an `initialize`-era session opened with, once the client
     /// said it is initialized (for the transport's own `tools/list`).
     negotiated: Arc<Negotiated>,
+    /// The session's own name, drawn at random the first time a task of a
+    /// caller without a subject needs an owner.
+    id: std::sync::OnceLock<String>,
+}
+
+impl Session {
+    fn id(&self) -> &str {
+        self.id.get_or_init(|| {
+            let mut bytes = [0u8; 16];
+            let _ = getrandom::fill(&mut bytes);
+            bytes.iter().map(|b| format!("{b:02x}")).collect()
+        })
+    }
 }
 
 /// An rmcp `ServerHandler` serving a [`Registry`].
@@ -124,11 +141,24 @@ pub struct McpServer<C: Send + Sync + 'static> {
     state: Arc<RequestStateCodec>,
     state_ttl: Duration,
     tools: Arc<RwLock<HashMap<String, (Fingerprint, Tool)>>>,
+    tasks: Arc<TaskBoard>,
+    /// Whether any tool of the table may run as a task.
+    serves_tasks: bool,
     session: Arc<Session>,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
     fn clone(&self) -> McpServer<C> {
+        McpServer {
+            session: Arc::new(Session::default()),
+            ..self.share()
+        }
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// This server for this session: the session shared, not a new one.
+    fn share(&self) -> McpServer<C> {
         McpServer {
             registry: self.registry.clone(),
             context: self.context.clone(),
@@ -144,7 +174,9 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             state: self.state.clone(),
             state_ttl: self.state_ttl,
             tools: self.tools.clone(),
-            session: Arc::new(Session::default()),
+            tasks: self.tasks.clone(),
+            serves_tasks: self.serves_tasks,
+            session: self.session.clone(),
         }
     }
 }
@@ -194,8 +226,23 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             state: Arc::new(codec),
             state_ttl: DEFAULT_STATE_TTL,
             tools: Arc::new(RwLock::new(HashMap::new())),
+            tasks: Arc::new(TaskBoard::new(TaskLimits::default())),
+            serves_tasks: table.tools().iter().any(|t| t.info().task.allows_task()),
             session: Arc::new(Session::default()),
         }
+    }
+
+    /// The bounds on the tasks this server keeps (default
+    /// [`TaskLimits::default`]). Shared by every session of this server.
+    pub(crate) fn task_limits(mut self, limits: TaskLimits) -> McpServer<C> {
+        self.tasks = Arc::new(TaskBoard::new(limits));
+        self
+    }
+
+    /// Whether any tool of the table may run as a task: only then does the
+    /// server declare the Tasks extension and answer its methods.
+    pub(crate) fn serves_tasks(&self) -> bool {
+        self.serves_tasks
     }
 
     /// Names the server differently (the default is the declaring crate's name and version).
@@ -364,6 +411,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         caller: &Caller,
         rounds: Option<Rounds>,
         cancel: tokio_util::sync::CancellationToken,
+        task: TaskSlot,
     ) -> Call {
         let era = era_of(context);
         let client = context
@@ -408,6 +456,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 timeout: self.ask_timeout,
                 closing: self.session.closing.clone(),
             }),
+            task,
             rounds,
             // For tools of an rmcp router, which need rmcp's own context;
             // copied only for a handler that takes the handle.
@@ -595,6 +644,7 @@ impl Channel for PeerChannel {
 
     fn request(
         &self,
+        _key: &str,
         method: &'static str,
         params: Value,
     ) -> BoxFuture<'_, Result<Value, AskError>> {
@@ -669,14 +719,272 @@ pub(crate) fn is_tools_method(method: &str) -> bool {
     matches!(method, "tools/list" | "tools/call")
 }
 
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// A call's reply as rmcp's response: a result over the size limit is
+    /// replaced by a refusal that says so.
+    fn answer(
+        &self,
+        tool: &str,
+        reply: Result<Reply, CallError>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match reply {
+            Err(error) => Err(protocol_error(error)),
+            Ok(Reply::Complete(result)) => Ok(to_rmcp_result(self.bounded(tool, result)).into()),
+            Ok(Reply::InputRequired(asked)) => Ok(self.input_required(tool, *asked)?.into()),
+        }
+    }
+
+    fn bounded(&self, tool: &str, result: CallToolResult) -> CallToolResult {
+        let bytes = result.payload_bytes();
+        if bytes <= self.max_result_bytes {
+            return result;
+        }
+        tracing::warn!(tool = %quote::text(tool), bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
+        let reads = self
+            .registry
+            .get(tool)
+            .is_some_and(|entry| entry.info().tier == Tier::Read);
+        CallToolResult::error(oversized(tool, reads, bytes, self.max_result_bytes))
+    }
+
+    /// Who owns the tasks a caller creates: the token's subject, else the
+    /// `initialize`-era session; a caller with neither on 2026-07-28 holds
+    /// its tasks by their unguessable ids alone.
+    fn task_owner(&self, caller: &Caller, context: &RequestContext<RoleServer>) -> String {
+        match (&caller.identity().subject, era_of(context)) {
+            (Some(subject), _) => format!("subject:{subject}"),
+            (None, Era::Legacy) => format!("session:{}", self.session.id()),
+            (None, Era::Current) => "anonymous".to_owned(),
+        }
+    }
+
+    /// Whether this call may become a task, as the extension has the server
+    /// decide: the tool allows it, and the request declared the extension.
+    /// A place is reserved for it; a tool that must run as a task is refused
+    /// when the client cannot take one.
+    fn task_place(
+        &self,
+        tool: &str,
+        caller: &Caller,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<Reservation>, ErrorData> {
+        if !self.serves_tasks {
+            return Ok(None);
+        }
+        let support = match self.registry.get(tool) {
+            Some(entry) => entry.info().task,
+            None => return Ok(None),
+        };
+        if !support.allows_task() {
+            return Ok(None);
+        }
+        let declared = context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+        if !declared {
+            return match support {
+                TaskSupport::Required => Err(ErrorData::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_tasks().build(),
+                )),
+                _ => Ok(None),
+            };
+        }
+        let place = self.tasks.reserve(&self.task_owner(caller, context));
+        if place.is_none() && support == TaskSupport::Required {
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "{} runs only as a task, and this caller already has as many tasks as this server keeps for one caller; wait for one to finish or expire",
+                    quote::text(tool)
+                ),
+                None,
+            ));
+        }
+        Ok(place)
+    }
+
+    /// Runs a call that may become a task. It runs as any call until it
+    /// first waits: a call that finishes at once, or asks its questions
+    /// first, is answered as usual (so questions asked before any work are
+    /// resolved in the request, as the extension recommends); one that is
+    /// still working becomes a task, answered with its handle, and runs on
+    /// beyond the request.
+    async fn call_as_task(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        caller: Caller,
+        place: Reservation,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let server = self.share();
+        tokio::spawn(async move {
+            server
+                .run_task(request, context, caller, place, answer)
+                .await;
+        });
+        answered.await.unwrap_or_else(|_| {
+            Err(ErrorData::internal_error(
+                "the call stopped before it was answered; consult the server log",
+                None,
+            ))
+        })
+    }
+
+    async fn run_task(
+        self,
+        mut request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        caller: Caller,
+        place: Reservation,
+        answer: tokio::sync::oneshot::Sender<Result<CallToolResponse, ErrorData>>,
+    ) {
+        let name = request.name.to_string();
+        let arguments = request.arguments.take().unwrap_or_default();
+        let _admitted = match self.admission.admit(&caller, &name) {
+            Ok(admitted) => admitted,
+            Err(refusal) => {
+                tracing::info!(tool = %quote::text(&name), %refusal, "a call was not admitted");
+                let _ = answer.send(Ok(to_rmcp_result(CallToolResult::error(refusal)).into()));
+                return;
+            }
+        };
+        // The task's own signal: the request's ends with the request.
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let slot = TaskSlot::default();
+        let handle = |takes_call: bool, arguments: &Arguments| {
+            if !takes_call {
+                return Ok(Call::detached());
+            }
+            let rounds = match era_of(&context) {
+                Era::Current => Some(self.resume(&request, arguments)?),
+                Era::Legacy => None,
+            };
+            Ok(self.call_handle(&context, &caller, rounds, cancel.clone(), slot.clone()))
+        };
+        let dispatched = self.registry.dispatch(
+            HandlerContext::served(&self.context),
+            &caller,
+            &name,
+            arguments,
+            handle,
+        );
+        let running = match dispatched {
+            Dispatched::Done(reply) => {
+                let _ = answer.send(self.answer(&name, reply));
+                return;
+            }
+            Dispatched::Running(running) => running,
+        };
+        tokio::pin!(running);
+        let first =
+            std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx))).await;
+        if let std::task::Poll::Ready(reply) = first {
+            let _ = answer.send(self.answer(&name, reply));
+            return;
+        }
+        let Some(task) = self.tasks.create(place, cancel.clone()) else {
+            let _ = answer.send(Err(ErrorData::internal_error(
+                "the system has no random source for a task id",
+                None,
+            )));
+            return;
+        };
+        let _ = slot.set(Arc::new(TaskChannel {
+            board: self.tasks.clone(),
+            id: task.id.clone(),
+        }));
+        // A client gone before it heard of the task does not stop it: the
+        // work is underway, and the id is in the log.
+        tracing::info!(tool = %quote::text(&name), task = %task.id, "a call runs as a task");
+        let _ = answer.send(Ok(CallToolResponse::Task(tasks::created(&task))));
+        let limit = self.call_timeout;
+        let ending = tokio::select! {
+            reply = tokio::time::timeout(limit, &mut running) => Some(match reply {
+                Ok(reply) => self.ending(&name, reply),
+                Err(_) => {
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                    tracing::warn!(tool = %quote::text(&name), task = %task.id, limit_ms = limit.as_millis() as u64, "a task took too long and was stopped");
+                    result_ending(to_rmcp_result(too_long(&name, limit)))
+                }
+            }),
+            () = cancel.cancelled() => {
+                // Cancelled by the caller or at the end of its time to live:
+                // the handler hears of it, and gets a moment to stop.
+                let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                None
+            }
+        };
+        self.tasks.finish(&task.id, ending);
+    }
+
+    /// How a task's call ended, as the task keeps it.
+    fn ending(&self, tool: &str, reply: Result<Reply, CallError>) -> Ending {
+        match reply {
+            Ok(Reply::Complete(result)) => {
+                result_ending(to_rmcp_result(self.bounded(tool, result)))
+            }
+            Ok(Reply::InputRequired(_)) => {
+                tracing::error!(tool = %quote::text(tool), "a task ended a round; its questions should have gone to the task");
+                Ending::Failed(error_object(&ErrorData::internal_error(
+                    "the task could not ask its question; consult the server log",
+                    None,
+                )))
+            }
+            Err(error) => Ending::Failed(error_object(&protocol_error(error))),
+        }
+    }
+
+    fn task_refused(refusal: crate::registry::tasks::TaskRefusal) -> ErrorData {
+        ErrorData::invalid_params(refusal.to_string(), None)
+    }
+}
+
+fn result_ending(result: McpCallToolResult) -> Ending {
+    match serde_json::to_value(result) {
+        Ok(Value::Object(mut map)) => {
+            // The result is inlined in a `tasks/get` answer, whose own
+            // `resultType` is the one that counts.
+            map.remove("resultType");
+            Ending::Completed(map)
+        }
+        _ => Ending::Failed(error_object(&ErrorData::internal_error(
+            "the task's result could not be kept; consult the server log",
+            None,
+        ))),
+    }
+}
+
+fn error_object(error: &ErrorData) -> serde_json::Map<String, Value> {
+    let mut map = serde_json::Map::new();
+    map.insert("code".into(), error.code.0.into());
+    map.insert("message".into(), error.message.to_string().into());
+    if let Some(data) = &error.data {
+        map.insert("data".into(), data.clone());
+    }
+    map
+}
+
+/// The refusal of a call stopped at the server's time limit.
+fn too_long(tool: &str, limit: Duration) -> CallToolResult {
+    CallToolResult::error(format!(
+        "{tool} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
+        limit.as_millis()
+    ))
+}
+
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)]
-        let capabilities = ServerCapabilities::builder()
+        let builder = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
-            .enable_logging()
-            .build();
+            .enable_logging();
+        let capabilities = if self.serves_tasks {
+            builder.enable_tasks().build()
+        } else {
+            builder.build()
+        };
         let mut config = ServerConfig::new(capabilities);
         config.server_info = self.implementation.clone();
         config.instructions = self.instructions.clone();
@@ -724,6 +1032,9 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.caller_of(&context);
+        if let Some(place) = self.task_place(&request.name, &caller, &context)? {
+            return self.call_as_task(request, context, caller, place).await;
+        }
         let arguments = request.arguments.take().unwrap_or_default();
         // Built only for a handler that takes the handle: every other call
         // pays nothing for it.
@@ -737,7 +1048,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 Era::Legacy => None,
             };
             let token = cancel.get_or_init(|| context.ct.child_token()).clone();
-            Ok(self.call_handle(&context, &caller, rounds, token))
+            Ok(self.call_handle(&context, &caller, rounds, token, TaskSlot::default()))
         };
         let _admitted = match self.admission.admit(&caller, &request.name) {
             Ok(admitted) => admitted,
@@ -756,8 +1067,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             handle,
         );
         let reply = match dispatched {
-            crate::registry::registry::Dispatched::Done(reply) => reply,
-            crate::registry::registry::Dispatched::Running(running) => {
+            Dispatched::Done(reply) => reply,
+            Dispatched::Running(running) => {
                 tokio::pin!(running);
                 let limit = self.call_timeout;
                 // Most calls finish on their first poll; only one that waits
@@ -779,39 +1090,12 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                             let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                         }
                         tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                        Ok(Reply::Complete(CallToolResult::error(format!(
-                            "{} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
-                            request.name,
-                            limit.as_millis()
-                        ))))
+                        Ok(Reply::Complete(too_long(&request.name, limit)))
                     }
                 }
             }
         };
-        match reply {
-            Err(error) => Err(protocol_error(error)),
-            Ok(Reply::Complete(result)) => {
-                let bytes = result.payload_bytes();
-                if bytes > self.max_result_bytes {
-                    tracing::warn!(tool = %request.name, bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
-                    let reads = self
-                        .registry
-                        .get(&request.name)
-                        .is_some_and(|entry| entry.info().tier == Tier::Read);
-                    return Ok(to_rmcp_result(CallToolResult::error(oversized(
-                        &request.name,
-                        reads,
-                        bytes,
-                        self.max_result_bytes,
-                    )))
-                    .into());
-                }
-                Ok(to_rmcp_result(result).into())
-            }
-            Ok(Reply::InputRequired(asked)) => {
-                Ok(self.input_required(&request.name, *asked)?.into())
-            }
-        }
+        self.answer(&request.name, reply)
     }
 
     /// `logging/setLevel` belongs to the `initialize` era; on 2026-07-28 a
@@ -909,6 +1193,46 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             format!("Method not found: {}", request.method),
             None,
         ))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let owner = self.task_owner(&self.caller_of(&context), &context);
+        let view = self
+            .tasks
+            .get(&owner, &request.task_id)
+            .map_err(Self::task_refused)?;
+        Ok(GetTaskResult::new(tasks::detailed(view)?))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = self.task_owner(&self.caller_of(&context), &context);
+        let responses = request
+            .input_responses
+            .iter()
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        self.tasks
+            .update(&owner, &request.task_id, responses)
+            .map_err(Self::task_refused)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = self.task_owner(&self.caller_of(&context), &context);
+        self.tasks
+            .cancel(&owner, &request.task_id)
+            .map_err(Self::task_refused)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

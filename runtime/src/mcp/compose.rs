@@ -76,6 +76,13 @@ impl<C: Send + Sync + 'static, U: ServerHandler + Clone> ServerHandler for Compo
         {
             config.capabilities.logging = ours.capabilities.logging;
         }
+        if self.tools.serves_tasks() {
+            config
+                .capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .extend(ours.capabilities.extensions.unwrap_or_default());
+        }
         config.server_info = ours.server_info;
         config.instructions = config.instructions.or(ours.instructions);
         config
@@ -260,6 +267,11 @@ impl<C: Send + Sync + 'static, U: ServerHandler + Clone> ServerHandler for Compo
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
+        // The table's tasks are the table's; a handler of its own serves
+        // the rest.
+        if self.tools.serves_tasks() {
+            return self.tools.get_task(request, context).await;
+        }
         self.other.get_task(request, context).await
     }
 
@@ -268,6 +280,11 @@ impl<C: Send + Sync + 'static, U: ServerHandler + Clone> ServerHandler for Compo
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // The table's tasks are the table's; a handler of its own serves
+        // the rest.
+        if self.tools.serves_tasks() {
+            return self.tools.update_task(request, context).await;
+        }
         self.other.update_task(request, context).await
     }
 
@@ -276,6 +293,11 @@ impl<C: Send + Sync + 'static, U: ServerHandler + Clone> ServerHandler for Compo
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // The table's tasks are the table's; a handler of its own serves
+        // the rest.
+        if self.tools.serves_tasks() {
+            return self.tools.cancel_task(request, context).await;
+        }
         self.other.cancel_task(request, context).await
     }
 

@@ -10,3 +10,4 @@ pub(crate) mod admission;
 pub(crate) mod caller;
 pub(crate) mod compose;
 pub(crate) mod listing;
+pub(crate) mod tasks;

@@ -17,6 +17,8 @@ pub(crate) mod registry;
 #[cfg(feature = "rmcp")]
 pub(crate) mod router;
 pub(crate) mod state;
+#[cfg(feature = "rmcp")]
+pub(crate) mod tasks;
 
 pub use pins::{Pins, SnapshotError};
 pub use registry::{Changes, Description, Entry, Listing, RegistryBuilder};

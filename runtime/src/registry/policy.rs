@@ -309,6 +309,7 @@ mod tests {
             tier,
             idempotent: false,
             world: World::Closed,
+            task: crate::rules::task::TaskSupport::Forbidden,
             confirm: None,
             permission,
             toolset,

@@ -17,6 +17,7 @@ use crate::rules::limits;
 use crate::rules::names::validate_name;
 use crate::rules::param_headers;
 use crate::rules::schema;
+use crate::rules::task::TaskSupport;
 use crate::rules::tier::{Annotations, Tier, World};
 use crate::rules::validate::Validator;
 use crate::table::Settings;
@@ -42,6 +43,8 @@ pub struct ProvidedTool<C: 'static> {
     pub world: World,
     /// Whether calls need confirmation, and the consequence it names.
     pub confirm: Option<Confirm<'static>>,
+    /// Whether a call may run as a task.
+    pub task: TaskSupport,
     /// The permission a caller needs.
     pub permission: Option<String>,
     /// The toolset it belongs to.
@@ -73,6 +76,7 @@ impl<C: 'static> ProvidedTool<C> {
             idempotent: false,
             world: World::Open,
             confirm: None,
+            task: TaskSupport::Forbidden,
             permission: None,
             toolset: None,
             input_schema: schema::no_parameters(),
@@ -100,6 +104,7 @@ pub struct Registered<C: 'static> {
     idempotent: bool,
     world: World,
     confirm: Option<Confirm<'static>>,
+    task: TaskSupport,
     permission: Option<String>,
     toolset: Option<String>,
     source: String,
@@ -122,6 +127,7 @@ impl<C: 'static> Registered<C> {
             idempotent: self.idempotent,
             world: self.world,
             confirm: self.confirm.as_ref().map(Confirm::borrowed),
+            task: self.task,
             permission: self.permission.as_deref(),
             toolset: self.toolset.as_deref(),
             since: None,
@@ -237,6 +243,7 @@ pub(crate) fn validate_batch<C: 'static>(
             input_schema: input,
             output_schema: tool.output_schema.clone(),
             annotations: Annotations::derive(tool.tier, tool.idempotent, tool.world),
+            task: tool.task,
             meta,
         });
         let descriptor_text = descriptor::to_text(&descriptor);
@@ -251,6 +258,7 @@ pub(crate) fn validate_batch<C: 'static>(
             idempotent: tool.idempotent,
             world: tool.world,
             confirm: tool.confirm,
+            task: tool.task,
             permission: tool.permission,
             toolset: tool.toolset,
             source: format!("provider:{provider}"),

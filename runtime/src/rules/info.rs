@@ -5,6 +5,7 @@
 //! policy or a manifest entry treats a baked tool and a provided one alike.
 
 use crate::rules::confirm::Confirm;
+use crate::rules::task::TaskSupport;
 use crate::rules::tier::{Annotations, Tier, World};
 
 /// A tool's metadata, borrowed: from the static table, or from a tool a
@@ -23,6 +24,8 @@ pub struct ToolInfo<'a> {
     pub idempotent: bool,
     /// Whether it reaches beyond the server's own data.
     pub world: World,
+    /// Whether a call may run as a task.
+    pub task: TaskSupport,
     /// Whether calls need confirmation, and the consequence it names.
     pub confirm: Option<Confirm<'a>>,
     /// The permission a caller needs, if any.

@@ -16,6 +16,7 @@ pub mod names;
 pub mod param_headers;
 pub mod quote;
 pub mod schema;
+pub mod task;
 pub mod tier;
 #[cfg(feature = "validate")]
 pub mod validate;

@@ -8,12 +8,13 @@
 //! bytes never depend on a serializer's map order.
 
 use crate::rules::icons::{self, Icon};
+use crate::rules::task::TaskSupport;
 use crate::rules::tier::Annotations;
 use crate::wire::json_text::JsonWriter;
 use serde_json::{Map, Value};
 
 /// The descriptor's keys, in the order its text lists them.
-pub const KEYS: [&str; 8] = [
+pub const KEYS: [&str; 9] = [
     "name",
     "title",
     "icons",
@@ -21,6 +22,7 @@ pub const KEYS: [&str; 8] = [
     "inputSchema",
     "outputSchema",
     "annotations",
+    "execution",
     "_meta",
 ];
 
@@ -41,6 +43,8 @@ pub struct DescriptorParts<'a> {
     pub output_schema: Option<Value>,
     /// The derived hints.
     pub annotations: Annotations,
+    /// Whether it may run as a task; `execution` is omitted when it never does.
+    pub task: TaskSupport,
     /// The whole `_meta` object; omitted from the descriptor when empty.
     pub meta: Map<String, Value>,
 }
@@ -76,6 +80,9 @@ pub fn build(parts: DescriptorParts<'_>) -> Value {
         map.insert("outputSchema".into(), output);
     }
     map.insert("annotations".into(), parts.annotations.to_json());
+    if let Some(execution) = parts.task.execution_json() {
+        map.insert("execution".into(), execution);
+    }
     if !parts.meta.is_empty() {
         map.insert("_meta".into(), Value::Object(parts.meta));
     }
@@ -128,6 +135,7 @@ mod tests {
             input_schema: json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
             output_schema: None,
             annotations: Annotations::derive(Tier::Read, false, World::Closed),
+            task: TaskSupport::Forbidden,
             meta: Map::new(),
         }
     }
@@ -151,7 +159,10 @@ mod tests {
             .map(String::as_str)
             .collect();
         assert!(
-            !keys.contains(&"title") && !keys.contains(&"outputSchema") && !keys.contains(&"_meta")
+            !keys.contains(&"title")
+                && !keys.contains(&"outputSchema")
+                && !keys.contains(&"execution")
+                && !keys.contains(&"_meta")
         );
     }
 
@@ -169,6 +180,7 @@ mod tests {
             title: Some("Get"),
             icons: &icons,
             output_schema: Some(json!({"type": "object"})),
+            task: TaskSupport::Optional,
             meta,
             ..parts()
         });

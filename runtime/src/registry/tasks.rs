@@ -1,0 +1,573 @@
+//! Tasks' state: calls that outlive their request (the Tasks extension,
+//! `io.modelcontextprotocol/tasks`).
+//!
+//! A task is a durable state machine: `working`, `input_required` while the
+//! handler waits on a question, then one of the terminal statuses, whose
+//! result or error is kept until the task's time to live ends. The board
+//! holds every task of a server, each bound to the caller that created it:
+//! a task id is unguessable, and even a guessed one reads as unknown to any
+//! other caller. Its bounds (tasks per caller, tasks in all, time to live)
+//! are [`TaskLimits`]. The board knows nothing of MCP's wire: the adapter
+//! turns its [`TaskView`]s into the extension's messages.
+
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+/// The bounds on the tasks a server keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskLimits {
+    /// How long a task, and its result, is kept after it is created.
+    pub ttl: Duration,
+    /// How often a client is asked to poll.
+    pub poll_interval: Duration,
+    /// The most tasks one caller may have kept at once, running or finished.
+    pub per_caller: usize,
+    /// The most tasks kept at once, in all.
+    pub total: usize,
+}
+
+impl Default for TaskLimits {
+    /// An hour to live, polls every half second, 32 tasks per caller and
+    /// 4096 in all.
+    fn default() -> TaskLimits {
+        TaskLimits {
+            ttl: Duration::from_secs(60 * 60),
+            poll_interval: Duration::from_millis(500),
+            per_caller: 32,
+            total: 4096,
+        }
+    }
+}
+
+impl TaskLimits {
+    /// Why these limits cannot serve, if they cannot.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        if self.ttl < Duration::from_secs(1) {
+            return Err(format!(
+                "a task's time to live must be at least 1 s, for a client to read its result; got {} ms",
+                self.ttl.as_millis()
+            ));
+        }
+        if self.poll_interval.is_zero() || self.poll_interval > self.ttl {
+            return Err(
+                "a task's poll interval must be more than zero and at most its time to live"
+                    .to_owned(),
+            );
+        }
+        if self.per_caller == 0 || self.total < self.per_caller {
+            return Err(format!(
+                "tasks per caller must be at least 1 and at most the tasks in all; got {} per caller and {} in all",
+                self.per_caller, self.total
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A task's status, with what each status carries.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Status {
+    /// The handler is running.
+    Working,
+    /// The handler waits on the questions still open (key → `{method, params}`).
+    InputRequired(BTreeMap<String, Value>),
+    /// The handler finished; its result (a `CallToolResult`, error or not).
+    Completed(Map<String, Value>),
+    /// The call failed with a protocol error (`{code, message, data?}`).
+    Failed(Map<String, Value>),
+    /// Cancelled before it finished.
+    Cancelled,
+}
+
+/// A task as a client sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TaskView {
+    pub id: String,
+    pub status: Status,
+    pub status_message: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub ttl_ms: u64,
+    pub poll_interval_ms: u64,
+}
+
+/// Why a task request was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TaskRefusal {
+    /// No such task for this caller: never created, expired, or another's.
+    Unknown(String),
+}
+
+impl std::fmt::Display for TaskRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TaskRefusal::Unknown(id) => write!(
+                f,
+                "no task `{}` is known to this server for this caller: it was never created, it has expired, or another caller created it",
+                crate::rules::quote::text(id)
+            ),
+        }
+    }
+}
+
+/// How a finished call ends its task.
+pub(crate) enum Ending {
+    Completed(Map<String, Value>),
+    Failed(Map<String, Value>),
+}
+
+struct Cell {
+    owner: String,
+    created: SystemTime,
+    cancel: CancellationToken,
+    changed: Notify,
+    state: Mutex<CellState>,
+}
+
+struct CellState {
+    status: Status,
+    status_message: Option<String>,
+    updated: SystemTime,
+    /// Answers delivered and not yet taken by the handler.
+    answers: HashMap<String, Value>,
+    /// Every key ever asked, so a key names one question for the task's life.
+    issued: std::collections::HashSet<String>,
+    /// Set by `tasks/cancel`: however the handler ends, the task is cancelled.
+    cancel_requested: bool,
+}
+
+/// The tasks of one server.
+pub(crate) struct TaskBoard {
+    limits: TaskLimits,
+    cells: Mutex<HashMap<String, Arc<Cell>>>,
+    /// Places reserved and not yet used, per caller: each counts as a task.
+    reserved: Mutex<HashMap<String, usize>>,
+}
+
+/// A place for a task, held between deciding a call may become one and
+/// creating it; dropped unused, it frees the place.
+pub(crate) struct Reservation {
+    board: Arc<TaskBoard>,
+    owner: String,
+    used: bool,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if !self.used {
+            self.board.release(&self.owner);
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while the lock was held leaves plain data that is still whole.
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A new task id: 128 random bits, as 32 hex digits.
+fn new_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+impl TaskBoard {
+    pub(crate) fn new(limits: TaskLimits) -> TaskBoard {
+        TaskBoard {
+            limits,
+            cells: Mutex::new(HashMap::new()),
+            reserved: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn release(&self, owner: &str) {
+        let mut reserved = lock(&self.reserved);
+        if let Some(count) = reserved.get_mut(owner) {
+            *count -= 1;
+            if *count == 0 {
+                reserved.remove(owner);
+            }
+        }
+    }
+
+    /// Drops the tasks whose time to live has ended (a running one is
+    /// cancelled first).
+    fn sweep(&self, cells: &mut HashMap<String, Arc<Cell>>, now: SystemTime) {
+        let ttl = self.limits.ttl;
+        cells.retain(|_, cell| {
+            let alive = now.duration_since(cell.created).unwrap_or_default() < ttl;
+            if !alive {
+                cell.cancel.cancel();
+            }
+            alive
+        });
+    }
+
+    /// A place for a task of `owner`, if the limits leave one.
+    pub(crate) fn reserve(self: &Arc<TaskBoard>, owner: &str) -> Option<Reservation> {
+        let mut cells = lock(&self.cells);
+        self.sweep(&mut cells, SystemTime::now());
+        let mut reserved = lock(&self.reserved);
+        let pending_all: usize = reserved.values().sum();
+        let kept = cells.values().filter(|c| c.owner == owner).count();
+        let pending = reserved.get(owner).copied().unwrap_or(0);
+        if kept + pending >= self.limits.per_caller
+            || cells.len() + pending_all >= self.limits.total
+        {
+            return None;
+        }
+        *reserved.entry(owner.to_owned()).or_insert(0) += 1;
+        Some(Reservation {
+            board: self.clone(),
+            owner: owner.to_owned(),
+            used: false,
+        })
+    }
+
+    /// Creates a working task in `reservation`'s place; its cancellation
+    /// reaches the handler through `cancel`. `None` when the system has no
+    /// random source for an id.
+    pub(crate) fn create(
+        &self,
+        mut reservation: Reservation,
+        cancel: CancellationToken,
+    ) -> Option<TaskView> {
+        let id = new_id()?;
+        let now = SystemTime::now();
+        let cell = Arc::new(Cell {
+            owner: reservation.owner.clone(),
+            created: now,
+            cancel,
+            changed: Notify::new(),
+            state: Mutex::new(CellState {
+                status: Status::Working,
+                status_message: None,
+                updated: now,
+                answers: HashMap::new(),
+                issued: Default::default(),
+                cancel_requested: false,
+            }),
+        });
+        let view = self.view(&id, &cell);
+        let mut cells = lock(&self.cells);
+        cells.insert(id, cell);
+        reservation.used = true;
+        self.release(&reservation.owner);
+        Some(view)
+    }
+
+    fn view(&self, id: &str, cell: &Cell) -> TaskView {
+        let state = lock(&cell.state);
+        TaskView {
+            id: id.to_owned(),
+            status: state.status.clone(),
+            status_message: state.status_message.clone(),
+            created_at: rfc3339(cell.created),
+            updated_at: rfc3339(state.updated),
+            ttl_ms: self.limits.ttl.as_millis() as u64,
+            poll_interval_ms: self.limits.poll_interval.as_millis().max(1) as u64,
+        }
+    }
+
+    fn cell(&self, owner: &str, id: &str) -> Result<Arc<Cell>, TaskRefusal> {
+        let mut cells = lock(&self.cells);
+        self.sweep(&mut cells, SystemTime::now());
+        cells
+            .get(id)
+            .filter(|cell| cell.owner == owner)
+            .cloned()
+            .ok_or_else(|| TaskRefusal::Unknown(id.to_owned()))
+    }
+
+    /// `tasks/get`.
+    pub(crate) fn get(&self, owner: &str, id: &str) -> Result<TaskView, TaskRefusal> {
+        let cell = self.cell(owner, id)?;
+        Ok(self.view(id, &cell))
+    }
+
+    /// `tasks/update`: answers to questions the task has open; answers to
+    /// any other key (never asked, already answered) are ignored.
+    pub(crate) fn update(
+        &self,
+        owner: &str,
+        id: &str,
+        responses: Map<String, Value>,
+    ) -> Result<(), TaskRefusal> {
+        let cell = self.cell(owner, id)?;
+        {
+            let mut state = lock(&cell.state);
+            let Status::InputRequired(open) = &mut state.status else {
+                return Ok(());
+            };
+            let mut taken = Vec::new();
+            for (key, answer) in responses {
+                if open.remove(&key).is_some() {
+                    taken.push((key, answer));
+                }
+            }
+            if taken.is_empty() {
+                return Ok(());
+            }
+            if open.is_empty() {
+                state.status = Status::Working;
+            }
+            state.answers.extend(taken);
+            state.updated = SystemTime::now();
+        }
+        cell.changed.notify_waiters();
+        Ok(())
+    }
+
+    /// `tasks/cancel`: the handler is told; a finished task stays as it is.
+    pub(crate) fn cancel(&self, owner: &str, id: &str) -> Result<(), TaskRefusal> {
+        let cell = self.cell(owner, id)?;
+        {
+            let mut state = lock(&cell.state);
+            if matches!(state.status, Status::Working | Status::InputRequired(_)) {
+                state.cancel_requested = true;
+            }
+        }
+        cell.cancel.cancel();
+        cell.changed.notify_waiters();
+        Ok(())
+    }
+
+    fn running(&self, id: &str) -> Option<Arc<Cell>> {
+        lock(&self.cells).get(id).cloned()
+    }
+
+    /// Opens a question of the running task `id` under `key` and waits for
+    /// its answer. `None` when the task is gone or cancelled.
+    pub(crate) async fn ask(&self, id: &str, key: &str, request: Value) -> Option<Value> {
+        let cell = self.running(id)?;
+        let key = {
+            let mut state = lock(&cell.state);
+            // A key names one question for the task's whole life.
+            let mut key = key.to_owned();
+            let mut n = 1;
+            while state.issued.contains(&key) {
+                n += 1;
+                key = format!("{key}~{n}");
+            }
+            state.issued.insert(key.clone());
+            match &mut state.status {
+                Status::InputRequired(open) => {
+                    open.insert(key.clone(), request);
+                }
+                Status::Working => {
+                    state.status = Status::InputRequired(BTreeMap::from([(key.clone(), request)]));
+                }
+                _ => return None,
+            }
+            state.updated = SystemTime::now();
+            key
+        };
+        loop {
+            let changed = cell.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            {
+                let mut state = lock(&cell.state);
+                if let Some(answer) = state.answers.remove(&key) {
+                    return Some(answer);
+                }
+                if state.cancel_requested {
+                    return None;
+                }
+            }
+            changed.await;
+        }
+    }
+
+    /// Sets the message a poll shows beside the status.
+    pub(crate) fn say(&self, id: &str, message: String) {
+        if let Some(cell) = self.running(id) {
+            let mut state = lock(&cell.state);
+            if !matches!(
+                state.status,
+                Status::Completed(_) | Status::Failed(_) | Status::Cancelled
+            ) {
+                state.status_message = Some(message);
+                state.updated = SystemTime::now();
+            }
+        }
+    }
+
+    /// Ends the task `id` with its call's outcome; a task whose caller asked
+    /// to cancel it ends cancelled whatever the handler returned.
+    pub(crate) fn finish(&self, id: &str, ending: Option<Ending>) {
+        let Some(cell) = self.running(id) else {
+            return;
+        };
+        let mut state = lock(&cell.state);
+        state.status = match ending {
+            _ if state.cancel_requested => Status::Cancelled,
+            None => Status::Cancelled,
+            Some(Ending::Completed(result)) => Status::Completed(result),
+            Some(Ending::Failed(error)) => Status::Failed(error),
+        };
+        state.answers.clear();
+        state.updated = SystemTime::now();
+    }
+}
+
+/// `time` as an RFC 3339 UTC timestamp with milliseconds
+/// (`2026-12-01T22:14:03.120Z`).
+pub(crate) fn rfc3339(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's days-to-civil, for the proleptic Gregorian calendar.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn board(limits: TaskLimits) -> Arc<TaskBoard> {
+        Arc::new(TaskBoard::new(limits))
+    }
+
+    #[test]
+    fn timestamps_are_rfc_3339_in_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let leap_day = UNIX_EPOCH + Duration::from_millis(951_782_400_250);
+        assert_eq!(rfc3339(leap_day), "2000-02-29T00:00:00.250Z");
+        let late = UNIX_EPOCH + Duration::from_secs(1_796_169_599);
+        assert_eq!(rfc3339(late), "2026-12-01T23:59:59.000Z");
+    }
+
+    #[test]
+    fn a_task_is_unknown_to_every_caller_but_its_own() {
+        let board = board(TaskLimits::default());
+        let place = board.reserve("alice").unwrap();
+        let task = board.create(place, CancellationToken::new()).unwrap();
+        assert_eq!(task.id.len(), 32);
+        assert_eq!(
+            board.get("alice", &task.id).unwrap().status,
+            Status::Working
+        );
+        for (owner, id) in [("bob", task.id.as_str()), ("alice", "not-a-task")] {
+            let refusal = board.get(owner, id).unwrap_err();
+            assert!(refusal.to_string().starts_with(&format!("no task `{id}`")));
+            assert!(board.cancel(owner, id).is_err());
+            assert!(board.update(owner, id, Map::new()).is_err());
+        }
+    }
+
+    #[test]
+    fn a_caller_gets_no_more_places_than_its_limit() {
+        let board = board(TaskLimits {
+            per_caller: 2,
+            ..TaskLimits::default()
+        });
+        let first = board.reserve("alice").unwrap();
+        let _second = board.reserve("alice").unwrap();
+        assert!(board.reserve("alice").is_none());
+        assert!(board.reserve("bob").is_some());
+        board.create(first, CancellationToken::new()).unwrap();
+        assert!(board.reserve("alice").is_none());
+        drop(_second);
+        assert!(board.reserve("alice").is_some());
+    }
+
+    #[tokio::test]
+    async fn an_answer_reaches_the_question_it_names_and_no_other() {
+        let board = board(TaskLimits::default());
+        let place = board.reserve("alice").unwrap();
+        let task = board.create(place, CancellationToken::new()).unwrap();
+        let id = task.id.clone();
+        let asking = {
+            let board = board.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                board
+                    .ask(&id, "q1", json!({"method": "elicitation/create"}))
+                    .await
+            })
+        };
+        while !matches!(
+            board.get("alice", &id).unwrap().status,
+            Status::InputRequired(_)
+        ) {
+            tokio::task::yield_now().await;
+        }
+        let mut stray = Map::new();
+        stray.insert("q9".into(), json!({"action": "accept"}));
+        board.update("alice", &id, stray).unwrap();
+        assert!(matches!(
+            board.get("alice", &id).unwrap().status,
+            Status::InputRequired(_)
+        ));
+        let mut answer = Map::new();
+        answer.insert("q1".into(), json!({"action": "decline"}));
+        board.update("alice", &id, answer.clone()).unwrap();
+        assert_eq!(asking.await.unwrap(), Some(json!({"action": "decline"})));
+        assert_eq!(board.get("alice", &id).unwrap().status, Status::Working);
+        // Answered twice: the second is ignored.
+        board.update("alice", &id, answer).unwrap();
+        board.finish(&id, Some(Ending::Completed(Map::new())));
+        assert_eq!(
+            board.get("alice", &id).unwrap().status,
+            Status::Completed(Map::new())
+        );
+    }
+
+    #[test]
+    fn cancelling_reaches_the_handler_and_a_finished_task_stays_finished() {
+        let board = board(TaskLimits::default());
+        let token = CancellationToken::new();
+        let task = board
+            .create(board.reserve("a").unwrap(), token.clone())
+            .unwrap();
+        board.cancel("a", &task.id).unwrap();
+        assert!(token.is_cancelled());
+        board.finish(&task.id, Some(Ending::Completed(Map::new())));
+        assert_eq!(board.get("a", &task.id).unwrap().status, Status::Cancelled);
+        let done = board
+            .create(board.reserve("a").unwrap(), CancellationToken::new())
+            .unwrap();
+        board.finish(&done.id, Some(Ending::Completed(Map::new())));
+        board.cancel("a", &done.id).unwrap();
+        assert_eq!(
+            board.get("a", &done.id).unwrap().status,
+            Status::Completed(Map::new())
+        );
+    }
+
+    #[test]
+    fn a_task_past_its_time_to_live_is_gone() {
+        let board = board(TaskLimits {
+            ttl: Duration::ZERO,
+            ..TaskLimits::default()
+        });
+        let token = CancellationToken::new();
+        let task = board
+            .create(board.reserve("a").unwrap(), token.clone())
+            .unwrap();
+        assert!(board.get("a", &task.id).is_err());
+        assert!(token.is_cancelled());
+    }
+}
