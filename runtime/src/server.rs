@@ -190,6 +190,15 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|mcp| mcp.task_limits(limits))
     }
 
+    /// Keeps tasks in the Redis the replicas share their flags through
+    /// ([`RedisStore::tasks`](crate::registry::RedisStore::tasks)), so a task
+    /// started on one replica is polled, answered and cancelled from any
+    /// (the default: in this process's memory).
+    #[cfg(feature = "redis")]
+    pub fn tasks_in(self, tasks: crate::registry::RedisTasks) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.tasks_in(tasks))
+    }
+
     /// The largest result sent, in bytes of text and data (default 16 MiB,
     /// at least 1024); a larger one is replaced by an error
     /// saying so.

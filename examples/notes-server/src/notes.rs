@@ -213,7 +213,8 @@ pub struct Deleted {
     confirm = "deletes the note and its tags for good",
     permission = "notes.delete",
     toolset = "notes",
-    world = closed
+    world = closed,
+    task = optional
 )]
 pub fn notes_delete(store: &Store, params: DeleteParams) -> Result<Deleted, ToolError> {
     if store.delete(params.id)? {
@@ -234,8 +235,8 @@ pub struct ExportParams {
 ///
 /// Every note (or every note with a tag), newest first, as a Markdown
 /// section. Reports progress note by note and logs what it exported; stops
-/// when the call is cancelled.
-#[tool(tier = read, toolset = "notes", world = closed)]
+/// when the call is cancelled. May run as a task.
+#[tool(tier = read, toolset = "notes", world = closed, task = optional)]
 pub async fn notes_export(
     store: &Store,
     params: ExportParams,
@@ -279,8 +280,8 @@ pub struct Watched {
 /// Wait for the next note created or changed.
 ///
 /// Returns that note, or none when nothing changed within the time given.
-/// Stops at once when the call is cancelled.
-#[tool(tier = read, toolset = "notes", world = closed)]
+/// Stops at once when the call is cancelled. May run as a task.
+#[tool(tier = read, toolset = "notes", world = closed, task = optional)]
 pub async fn notes_watch(
     store: &Store,
     params: WatchParams,

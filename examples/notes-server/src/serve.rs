@@ -204,7 +204,8 @@ pub async fn run(options: Options) -> Result<(), Box<dyn std::error::Error>> {
         None => server(store.clone(), &options, MemoryStore::new())?,
         Some(url) => {
             let flags = RedisStore::connect(url, TOOLS.crate_name()).await?;
-            server(store.clone(), &options, flags)?
+            let tasks = flags.tasks();
+            server(store.clone(), &options, flags)?.tasks_in(tasks)
         }
     };
     let outcome: Result<(), ServeError> = match options.http {

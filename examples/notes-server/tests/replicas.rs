@@ -90,7 +90,7 @@ impl Replica {
     fn start(dir: &Path, name: &str, state: &str, key: &Path) -> Replica {
         let log = dir.join(format!("{name}.log"));
         let child = Command::new(SERVER)
-            .args(["serve", "--http", "127.0.0.1:0", "--allow-write"])
+            .args(["serve", "--http", "127.0.0.1:0", "--allow-destructive"])
             .arg("--db")
             .arg(dir.join(format!("{name}.db")))
             .args(["--state", state])
@@ -109,12 +109,28 @@ impl Replica {
 
     /// A 2026-07-28 request; the JSON-RPC answer.
     fn rpc(&self, method: &str, params: Value) -> Value {
+        self.request(method, params, json!({"elicitation": {}}))
+    }
+
+    /// A 2026-07-28 request from a client that declares the Tasks extension.
+    fn task_rpc(&self, method: &str, params: Value) -> Value {
+        self.request(
+            method,
+            params,
+            json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}),
+        )
+    }
+
+    fn request(&self, method: &str, params: Value, capabilities: Value) -> Value {
         let mut params = params;
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
         });
-        let name = params["name"].as_str().map(str::to_owned);
+        let name = params["name"]
+            .as_str()
+            .or(params["taskId"].as_str())
+            .map(str::to_owned);
         let body =
             json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
         let mut headers = vec![
@@ -390,6 +406,174 @@ fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_wit
         done["result"]["structuredContent"]["title"], "Hopped",
         "{done}"
     );
+}
+
+/// Polls `task` on `replica` until `done` holds of it.
+fn poll_until(replica: &Replica, task: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = replica.task_rpc("tasks/get", json!({"taskId": task}));
+        if done(&got["result"]) {
+            return got["result"].clone();
+        }
+        assert!(Instant::now() < deadline, "{what}: last {got}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_task_started_on_one_replica_is_polled_cancelled_and_finished_from_the_other() {
+    let dir = TempDir::new("replicas", "tasks");
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+
+    // Without the extension the call is an ordinary one.
+    let plain = a.rpc(
+        "tools/call",
+        json!({"name": "notes_watch", "arguments": {"seconds": 1}}),
+    );
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+
+    let started = a.task_rpc(
+        "tools/call",
+        json!({"name": "notes_watch", "arguments": {"seconds": 300}}),
+    );
+    assert_eq!(started["result"]["resultType"], "task", "{started}");
+    let watching = started["result"]["taskId"].as_str().unwrap().to_owned();
+    let seen = b.task_rpc("tasks/get", json!({"taskId": watching}));
+    assert_eq!(seen["result"]["status"], "working", "{seen}");
+    assert_eq!(seen["result"]["resultType"], "complete", "{seen}");
+    let cancelled = b.task_rpc("tasks/cancel", json!({"taskId": watching}));
+    assert_eq!(
+        cancelled["result"],
+        json!({"resultType": "complete"}),
+        "{cancelled}"
+    );
+    poll_until(
+        &b,
+        &watching,
+        "the handler on a hears of the cancel made on b",
+        |t| t["status"] == "cancelled",
+    );
+    let on_a = a.task_rpc("tasks/get", json!({"taskId": watching}));
+    assert_eq!(on_a["result"]["status"], "cancelled", "{on_a}");
+
+    let short = a.task_rpc(
+        "tools/call",
+        json!({"name": "notes_watch", "arguments": {"seconds": 1}}),
+    );
+    let short = short["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = poll_until(&b, &short, "the task finishes", |t| {
+        t["status"] == "completed"
+    });
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"note": null}),
+        "{done}"
+    );
+    let again = b.task_rpc("tasks/cancel", json!({"taskId": short}));
+    assert_eq!(
+        again["result"],
+        json!({"resultType": "complete"}),
+        "{again}"
+    );
+    let still = b.task_rpc("tasks/get", json!({"taskId": short}));
+    assert_eq!(still["result"]["status"], "completed", "{still}");
+
+    for id in ["0123456789abcdef0123456789abcdef", "not a task"] {
+        let unknown = b.task_rpc("tasks/get", json!({"taskId": id}));
+        assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+        assert!(
+            unknown["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("no task `{id}` is known to this server")),
+            "{unknown}"
+        );
+    }
+    let undeclared = b.rpc("tasks/get", json!({"taskId": short}));
+    assert_eq!(undeclared["error"]["code"], -32021, "{undeclared}");
+}
+
+#[test]
+fn a_confirming_task_asks_for_consent_and_the_answer_may_come_through_the_other_replica() {
+    let dir = TempDir::new("replicas", "consent");
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let created = a.rpc(
+        "tools/call",
+        json!({"name": "notes_create", "arguments": {"title": "Doomed", "body": "soon gone"}}),
+    );
+    let id = created["result"]["structuredContent"]["id"].clone();
+    assert!(id.is_i64(), "{created}");
+
+    let started = a.task_rpc(
+        "tools/call",
+        json!({"name": "notes_delete", "arguments": {"id": id}}),
+    );
+    assert_eq!(started["result"]["resultType"], "task", "{started}");
+    let task = started["result"]["taskId"].as_str().unwrap().to_owned();
+    let asking = poll_until(&b, &task, "consent is the task's question", |t| {
+        t["status"] == "input_required"
+    });
+    let requests = asking["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{asking}");
+    let (question, request) = requests.iter().next().unwrap();
+    assert_eq!(request["method"], "elicitation/create", "{asking}");
+    assert!(
+        request["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("deletes the note and its tags for good"),
+        "{asking}"
+    );
+
+    // An answer to a question never asked changes nothing.
+    let stray = b.task_rpc(
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": {"nobody-asked": {"action": "accept"}}}),
+    );
+    assert_eq!(
+        stray["result"],
+        json!({"resultType": "complete"}),
+        "{stray}"
+    );
+    let still = b.task_rpc("tasks/get", json!({"taskId": task}));
+    assert_eq!(still["result"]["status"], "input_required", "{still}");
+
+    let yes = json!({"action": "accept", "content": {"confirm": true}});
+    let answered = b.task_rpc(
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": {question: yes}}),
+    );
+    assert_eq!(
+        answered["result"],
+        json!({"resultType": "complete"}),
+        "{answered}"
+    );
+    let done = poll_until(&a, &task, "the delete runs once consent is given", |t| {
+        t["status"] == "completed"
+    });
+    assert_eq!(done["result"]["structuredContent"]["id"], id, "{done}");
+    // Answered twice: ignored, and nothing runs again.
+    let twice = b.task_rpc(
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": {question: yes}}),
+    );
+    assert_eq!(
+        twice["result"],
+        json!({"resultType": "complete"}),
+        "{twice}"
+    );
+    let gone = a.rpc(
+        "tools/call",
+        json!({"name": "notes_get", "arguments": {"id": id}}),
+    );
+    assert_eq!(gone["result"]["isError"], true, "{gone}");
 }
 
 #[test]

@@ -33,7 +33,7 @@ use crate::mcp::listing::{self, Lister, Listing, Negotiated};
 use crate::mcp::tasks::{self, TaskChannel};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{Dispatched, Entry, Registry};
-use crate::registry::tasks::{Ending, Reservation, TaskBoard, TaskLimits};
+use crate::registry::tasks::{Ending, Reservation, TaskHome, TaskLimits, Tasks};
 use crate::rules::quote;
 use crate::rules::task::TaskSupport;
 use crate::rules::tier::Tier;
@@ -141,7 +141,9 @@ pub struct McpServer<C: Send + Sync + 'static> {
     state: Arc<RequestStateCodec>,
     state_ttl: Duration,
     tools: Arc<RwLock<HashMap<String, (Fingerprint, Tool)>>>,
-    tasks: Arc<TaskBoard>,
+    tasks: Tasks,
+    task_home: TaskHome,
+    task_limits: TaskLimits,
     /// Whether any tool of the table may run as a task.
     serves_tasks: bool,
     session: Arc<Session>,
@@ -175,6 +177,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             state_ttl: self.state_ttl,
             tools: self.tools.clone(),
             tasks: self.tasks.clone(),
+            task_home: self.task_home.clone(),
+            task_limits: self.task_limits,
             serves_tasks: self.serves_tasks,
             session: self.session.clone(),
         }
@@ -226,7 +230,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             state: Arc::new(codec),
             state_ttl: DEFAULT_STATE_TTL,
             tools: Arc::new(RwLock::new(HashMap::new())),
-            tasks: Arc::new(TaskBoard::new(TaskLimits::default())),
+            tasks: Tasks::new(&TaskHome::Memory, TaskLimits::default()),
+            task_home: TaskHome::Memory,
+            task_limits: TaskLimits::default(),
             serves_tasks: table.tools().iter().any(|t| t.info().task.allows_task()),
             session: Arc::new(Session::default()),
         }
@@ -235,7 +241,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The bounds on the tasks this server keeps (default
     /// [`TaskLimits::default`]). Shared by every session of this server.
     pub(crate) fn task_limits(mut self, limits: TaskLimits) -> McpServer<C> {
-        self.tasks = Arc::new(TaskBoard::new(limits));
+        self.task_limits = limits;
+        self.tasks = Tasks::new(&self.task_home, limits);
+        self
+    }
+
+    /// Keeps tasks in the Redis replicas share (the default: in memory).
+    #[cfg(feature = "redis")]
+    pub(crate) fn tasks_in(mut self, tasks: crate::registry::RedisTasks) -> McpServer<C> {
+        self.task_home = TaskHome::Redis(Box::new(tasks));
+        self.tasks = Tasks::new(&self.task_home, self.task_limits);
         self
     }
 
@@ -762,7 +777,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// decide: the tool allows it, and the request declared the extension.
     /// A place is reserved for it; a tool that must run as a task is refused
     /// when the client cannot take one.
-    fn task_place(
+    async fn task_place(
         &self,
         tool: &str,
         caller: &Caller,
@@ -789,7 +804,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 _ => Ok(None),
             };
         }
-        let place = self.tasks.reserve(&self.task_owner(caller, context));
+        let place = self.tasks.reserve(&self.task_owner(caller, context)).await;
         if place.is_none() && support == TaskSupport::Required {
             return Err(ErrorData::invalid_request(
                 format!(
@@ -851,13 +866,28 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         // The task's own signal: the request's ends with the request.
         let cancel = tokio_util::sync::CancellationToken::new();
         let slot = TaskSlot::default();
+        let mut run = TaskRun {
+            place: Some(place),
+            answer: Some(answer),
+            task: None,
+        };
+        // A confirming tool becomes a task at once: the person's consent is
+        // the task's first question, kept by the server while they decide.
+        if self
+            .registry
+            .get(&name)
+            .is_some_and(|entry| entry.info().confirm.is_some())
+        {
+            self.become_task(&name, &mut run, &cancel, &slot).await;
+        }
+        let already_task = run.task.is_some();
         let handle = |takes_call: bool, arguments: &Arguments| {
             if !takes_call {
                 return Ok(Call::detached());
             }
             let rounds = match era_of(&context) {
-                Era::Current => Some(self.resume(&request, arguments)?),
-                Era::Legacy => None,
+                Era::Current if !already_task => Some(self.resume(&request, arguments)?),
+                _ => None,
             };
             Ok(self.call_handle(&context, &caller, rounds, cancel.clone(), slot.clone()))
         };
@@ -869,53 +899,91 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             handle,
         );
         let running = match dispatched {
-            Dispatched::Done(reply) => {
-                let _ = answer.send(self.answer(&name, reply));
-                return;
-            }
+            Dispatched::Done(reply) => return self.end_task(&name, run, Some(reply)).await,
             Dispatched::Running(running) => running,
         };
         tokio::pin!(running);
-        let first =
-            std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx))).await;
-        if let std::task::Poll::Ready(reply) = first {
-            let _ = answer.send(self.answer(&name, reply));
-            return;
+        if run.task.is_none() {
+            let first =
+                std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx))).await;
+            if let std::task::Poll::Ready(reply) = first {
+                return self.end_task(&name, run, Some(reply)).await;
+            }
+            self.become_task(&name, &mut run, &cancel, &slot).await;
         }
-        let Some(task) = self.tasks.create(place, cancel.clone()) else {
-            let _ = answer.send(Err(ErrorData::internal_error(
-                "the system has no random source for a task id",
-                None,
-            )));
-            return;
-        };
-        let _ = slot.set(Arc::new(TaskChannel {
-            board: self.tasks.clone(),
-            id: task.id.clone(),
-        }));
-        // A client gone before it heard of the task does not stop it: the
-        // work is underway, and the id is in the log.
-        tracing::info!(tool = %quote::text(&name), task = %task.id, "a call runs as a task");
-        let _ = answer.send(Ok(CallToolResponse::Task(tasks::created(&task))));
         let limit = self.call_timeout;
-        let ending = tokio::select! {
+        let reply = tokio::select! {
             reply = tokio::time::timeout(limit, &mut running) => Some(match reply {
-                Ok(reply) => self.ending(&name, reply),
+                Ok(reply) => reply,
                 Err(_) => {
                     cancel.cancel();
                     let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
-                    tracing::warn!(tool = %quote::text(&name), task = %task.id, limit_ms = limit.as_millis() as u64, "a task took too long and was stopped");
-                    result_ending(to_rmcp_result(too_long(&name, limit)))
+                    tracing::warn!(tool = %quote::text(&name), limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
+                    Ok(Reply::Complete(too_long(&name, limit)))
                 }
             }),
-            () = cancel.cancelled() => {
+            () = cancel.cancelled(), if run.task.is_some() => {
                 // Cancelled by the caller or at the end of its time to live:
                 // the handler hears of it, and gets a moment to stop.
                 let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                 None
             }
         };
-        self.tasks.finish(&task.id, ending);
+        self.end_task(&name, run, reply).await;
+    }
+
+    /// Makes the call a task: created durably, its questions routed to it,
+    /// and its handle sent as the call's answer. When the store refuses, the
+    /// call goes on as an ordinary one.
+    async fn become_task(
+        &self,
+        name: &str,
+        run: &mut TaskRun,
+        cancel: &tokio_util::sync::CancellationToken,
+        slot: &TaskSlot,
+    ) {
+        let Some(place) = run.place.take() else {
+            return;
+        };
+        match self.tasks.create(place, cancel.clone()).await {
+            Ok(task) => {
+                let _ = slot.set(Arc::new(TaskChannel {
+                    tasks: self.tasks.clone(),
+                    id: task.id.clone(),
+                }));
+                tracing::info!(tool = %quote::text(name), task = %task.id, "a call runs as a task");
+                // A client gone before it heard of the task does not stop
+                // it: the work is underway, and the id is in the log.
+                if let Some(answer) = run.answer.take() {
+                    let _ = answer.send(Ok(CallToolResponse::Task(tasks::created(&task))));
+                }
+                run.task = Some(task.id);
+            }
+            Err(refusal) => {
+                tracing::warn!(tool = %quote::text(name), %refusal, "a call could not become a task; it runs as an ordinary call");
+            }
+        }
+    }
+
+    /// Ends a call that could have been a task: its task keeps the ending,
+    /// or, when it never became one, the request is answered.
+    async fn end_task(&self, name: &str, run: TaskRun, reply: Option<Result<Reply, CallError>>) {
+        match (run.task, run.answer) {
+            (Some(id), _) => {
+                let ending = reply.map(|reply| self.ending(name, reply));
+                self.tasks.finish(&id, ending).await;
+            }
+            (None, Some(answer)) => {
+                let reply = reply.unwrap_or_else(|| {
+                    Ok(Reply::Complete(CallToolResult::error(format!(
+                        "{} was cancelled",
+                        quote::text(name)
+                    ))))
+                });
+                let _ = answer.send(self.answer(name, reply));
+            }
+            (None, None) => {}
+        }
     }
 
     /// How a task's call ended, as the task keeps it.
@@ -936,8 +1004,23 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     fn task_refused(refusal: crate::registry::tasks::TaskRefusal) -> ErrorData {
-        ErrorData::invalid_params(refusal.to_string(), None)
+        match refusal {
+            crate::registry::tasks::TaskRefusal::Unknown(_) => {
+                ErrorData::invalid_params(refusal.to_string(), None)
+            }
+            crate::registry::tasks::TaskRefusal::Unreachable(_) => {
+                ErrorData::internal_error(refusal.to_string(), None)
+            }
+        }
     }
+}
+
+/// A call on its way to being a task: the place reserved for it, the
+/// request's answer until it is sent, and the task once there is one.
+struct TaskRun {
+    place: Option<Reservation>,
+    answer: Option<tokio::sync::oneshot::Sender<Result<CallToolResponse, ErrorData>>>,
+    task: Option<String>,
 }
 
 fn result_ending(result: McpCallToolResult) -> Ending {
@@ -1032,7 +1115,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.caller_of(&context);
-        if let Some(place) = self.task_place(&request.name, &caller, &context)? {
+        if let Some(place) = self.task_place(&request.name, &caller, &context).await? {
             return self.call_as_task(request, context, caller, place).await;
         }
         let arguments = request.arguments.take().unwrap_or_default();
@@ -1204,6 +1287,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let view = self
             .tasks
             .get(&owner, &request.task_id)
+            .await
             .map_err(Self::task_refused)?;
         Ok(GetTaskResult::new(tasks::detailed(view)?))
     }
@@ -1221,6 +1305,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .collect();
         self.tasks
             .update(&owner, &request.task_id, responses)
+            .await
             .map_err(Self::task_refused)
     }
 
@@ -1232,6 +1317,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let owner = self.task_owner(&self.caller_of(&context), &context);
         self.tasks
             .cancel(&owner, &request.task_id)
+            .await
             .map_err(Self::task_refused)
     }
 

@@ -9,15 +9,14 @@
 use crate::call::ask::AskError;
 use crate::call::handle::{Channel, Notice};
 use crate::call::handler::BoxFuture;
-use crate::registry::tasks::{Status, TaskBoard, TaskView};
+use crate::registry::tasks::{Status, TaskView, Tasks};
 use rmcp::ErrorData;
 use rmcp::model::{CreateTaskResult, DetailedTask, InputRequests, Task, TaskPayload, TaskStatus};
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 /// A running task, as its handler's way to the client.
 pub(crate) struct TaskChannel {
-    pub board: Arc<TaskBoard>,
+    pub tasks: Tasks,
     pub id: String,
 }
 
@@ -34,7 +33,7 @@ impl Channel for TaskChannel {
                 Some(total) => format!("{progress} of {total}"),
                 None => format!("{progress} done"),
             });
-            self.board.say(&self.id, message);
+            return Box::pin(self.tasks.say(&self.id, message));
         }
         Box::pin(std::future::ready(()))
     }
@@ -47,7 +46,7 @@ impl Channel for TaskChannel {
     ) -> BoxFuture<'_, Result<Value, AskError>> {
         let key = key.to_owned();
         Box::pin(async move {
-            self.board
+            self.tasks
                 .ask(&self.id, &key, json!({"method": method, "params": params}))
                 .await
                 .ok_or(AskError::Cancelled)

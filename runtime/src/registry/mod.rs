@@ -25,3 +25,5 @@ pub use registry::{Changes, Description, Entry, Listing, RegistryBuilder};
 #[cfg(feature = "redis")]
 pub use state::redis::RedisStore;
 pub use state::{MemoryStore, OnChange, StateError, StateStore};
+#[cfg(feature = "redis")]
+pub use tasks::redis::RedisTasks;

@@ -45,6 +45,7 @@ impl Keys {
 pub struct RedisStore {
     client: redis::Client,
     keys: Keys,
+    namespace: String,
     url: String,
     /// The disabled tools, as last read.
     disabled: Arc<RwLock<BTreeSet<String>>>,
@@ -99,6 +100,7 @@ impl RedisStore {
         let store = RedisStore {
             client,
             keys,
+            namespace: namespace.to_owned(),
             url: url.to_owned(),
             disabled: Arc::new(RwLock::new(disabled)),
             notify: Arc::new(OnceLock::new()),
@@ -113,6 +115,17 @@ impl RedisStore {
         ));
         *store.listening.lock().unwrap_or_else(|p| p.into_inner()) = Some(task);
         Ok(store)
+    }
+
+    /// Where the replicas sharing these flags keep their tasks, for
+    /// [`Server::tasks_in`](crate::serve::Server::tasks_in): the same Redis,
+    /// under the same namespace.
+    pub fn tasks(&self) -> crate::registry::RedisTasks {
+        crate::registry::RedisTasks {
+            client: self.client.clone(),
+            url: self.url.clone(),
+            prefix: format!("tooltable:{}", self.namespace),
+        }
     }
 
     /// Switches `tool` on or off for every replica, and says whether that

@@ -1,124 +1,12 @@
-//! Tasks' state: calls that outlive their request (the Tasks extension,
-//! `io.modelcontextprotocol/tasks`).
-//!
-//! A task is a durable state machine: `working`, `input_required` while the
-//! handler waits on a question, then one of the terminal statuses, whose
-//! result or error is kept until the task's time to live ends. The board
-//! holds every task of a server, each bound to the caller that created it:
-//! a task id is unguessable, and even a guessed one reads as unknown to any
-//! other caller. Its bounds (tasks per caller, tasks in all, time to live)
-//! are [`TaskLimits`]. The board knows nothing of MCP's wire: the adapter
-//! turns its [`TaskView`]s into the extension's messages.
+//! Tasks kept in the server's memory: the default, for one process.
 
+use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, rfc3339};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
-
-/// The bounds on the tasks a server keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TaskLimits {
-    /// How long a task, and its result, is kept after it is created.
-    pub ttl: Duration,
-    /// How often a client is asked to poll.
-    pub poll_interval: Duration,
-    /// The most tasks one caller may have kept at once, running or finished.
-    pub per_caller: usize,
-    /// The most tasks kept at once, in all.
-    pub total: usize,
-}
-
-impl Default for TaskLimits {
-    /// An hour to live, polls every half second, 32 tasks per caller and
-    /// 4096 in all.
-    fn default() -> TaskLimits {
-        TaskLimits {
-            ttl: Duration::from_secs(60 * 60),
-            poll_interval: Duration::from_millis(500),
-            per_caller: 32,
-            total: 4096,
-        }
-    }
-}
-
-impl TaskLimits {
-    /// Why these limits cannot serve, if they cannot.
-    pub(crate) fn check(&self) -> Result<(), String> {
-        if self.ttl < Duration::from_secs(1) {
-            return Err(format!(
-                "a task's time to live must be at least 1 s, for a client to read its result; got {} ms",
-                self.ttl.as_millis()
-            ));
-        }
-        if self.poll_interval.is_zero() || self.poll_interval > self.ttl {
-            return Err(
-                "a task's poll interval must be more than zero and at most its time to live"
-                    .to_owned(),
-            );
-        }
-        if self.per_caller == 0 || self.total < self.per_caller {
-            return Err(format!(
-                "tasks per caller must be at least 1 and at most the tasks in all; got {} per caller and {} in all",
-                self.per_caller, self.total
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A task's status, with what each status carries.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Status {
-    /// The handler is running.
-    Working,
-    /// The handler waits on the questions still open (key → `{method, params}`).
-    InputRequired(BTreeMap<String, Value>),
-    /// The handler finished; its result (a `CallToolResult`, error or not).
-    Completed(Map<String, Value>),
-    /// The call failed with a protocol error (`{code, message, data?}`).
-    Failed(Map<String, Value>),
-    /// Cancelled before it finished.
-    Cancelled,
-}
-
-/// A task as a client sees it.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct TaskView {
-    pub id: String,
-    pub status: Status,
-    pub status_message: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
-    pub ttl_ms: u64,
-    pub poll_interval_ms: u64,
-}
-
-/// Why a task request was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum TaskRefusal {
-    /// No such task for this caller: never created, expired, or another's.
-    Unknown(String),
-}
-
-impl std::fmt::Display for TaskRefusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TaskRefusal::Unknown(id) => write!(
-                f,
-                "no task `{}` is known to this server for this caller: it was never created, it has expired, or another caller created it",
-                crate::rules::quote::text(id)
-            ),
-        }
-    }
-}
-
-/// How a finished call ends its task.
-pub(crate) enum Ending {
-    Completed(Map<String, Value>),
-    Failed(Map<String, Value>),
-}
 
 struct Cell {
     owner: String,
@@ -148,32 +36,9 @@ pub(crate) struct TaskBoard {
     reserved: Mutex<HashMap<String, usize>>,
 }
 
-/// A place for a task, held between deciding a call may become one and
-/// creating it; dropped unused, it frees the place.
-pub(crate) struct Reservation {
-    board: Arc<TaskBoard>,
-    owner: String,
-    used: bool,
-}
-
-impl Drop for Reservation {
-    fn drop(&mut self) {
-        if !self.used {
-            self.board.release(&self.owner);
-        }
-    }
-}
-
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A panic while the lock was held leaves plain data that is still whole.
     mutex.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// A new task id: 128 random bits, as 32 hex digits.
-fn new_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 impl TaskBoard {
@@ -221,23 +86,25 @@ impl TaskBoard {
         {
             return None;
         }
+        let id = new_id()?;
         *reserved.entry(owner.to_owned()).or_insert(0) += 1;
-        Some(Reservation {
-            board: self.clone(),
-            owner: owner.to_owned(),
-            used: false,
-        })
+        let board = self.clone();
+        let releasing = owner.to_owned();
+        Some(Reservation::new(
+            owner,
+            id,
+            Box::new(move || board.release(&releasing)),
+        ))
     }
 
     /// Creates a working task in `reservation`'s place; its cancellation
-    /// reaches the handler through `cancel`. `None` when the system has no
-    /// random source for an id.
+    /// reaches the handler through `cancel`.
     pub(crate) fn create(
         &self,
         mut reservation: Reservation,
         cancel: CancellationToken,
-    ) -> Option<TaskView> {
-        let id = new_id()?;
+    ) -> TaskView {
+        let id = reservation.id.clone();
         let now = SystemTime::now();
         let cell = Arc::new(Cell {
             owner: reservation.owner.clone(),
@@ -256,9 +123,10 @@ impl TaskBoard {
         let view = self.view(&id, &cell);
         let mut cells = lock(&self.cells);
         cells.insert(id, cell);
-        reservation.used = true;
+        drop(cells);
+        reservation.take();
         self.release(&reservation.owner);
-        Some(view)
+        view
     }
 
     fn view(&self, id: &str, cell: &Cell) -> TaskView {
@@ -416,54 +284,21 @@ impl TaskBoard {
     }
 }
 
-/// `time` as an RFC 3339 UTC timestamp with milliseconds
-/// (`2026-12-01T22:14:03.120Z`).
-pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs();
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Howard Hinnant's days-to-civil, for the proleptic Gregorian calendar.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_millis()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::time::Duration;
 
     fn board(limits: TaskLimits) -> Arc<TaskBoard> {
         Arc::new(TaskBoard::new(limits))
     }
 
     #[test]
-    fn timestamps_are_rfc_3339_in_utc() {
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let leap_day = UNIX_EPOCH + Duration::from_millis(951_782_400_250);
-        assert_eq!(rfc3339(leap_day), "2000-02-29T00:00:00.250Z");
-        let late = UNIX_EPOCH + Duration::from_secs(1_796_169_599);
-        assert_eq!(rfc3339(late), "2026-12-01T23:59:59.000Z");
-    }
-
-    #[test]
     fn a_task_is_unknown_to_every_caller_but_its_own() {
         let board = board(TaskLimits::default());
         let place = board.reserve("alice").unwrap();
-        let task = board.create(place, CancellationToken::new()).unwrap();
+        let task = board.create(place, CancellationToken::new());
         assert_eq!(task.id.len(), 32);
         assert_eq!(
             board.get("alice", &task.id).unwrap().status,
@@ -487,7 +322,7 @@ mod tests {
         let _second = board.reserve("alice").unwrap();
         assert!(board.reserve("alice").is_none());
         assert!(board.reserve("bob").is_some());
-        board.create(first, CancellationToken::new()).unwrap();
+        board.create(first, CancellationToken::new());
         assert!(board.reserve("alice").is_none());
         drop(_second);
         assert!(board.reserve("alice").is_some());
@@ -497,7 +332,7 @@ mod tests {
     async fn an_answer_reaches_the_question_it_names_and_no_other() {
         let board = board(TaskLimits::default());
         let place = board.reserve("alice").unwrap();
-        let task = board.create(place, CancellationToken::new()).unwrap();
+        let task = board.create(place, CancellationToken::new());
         let id = task.id.clone();
         let asking = {
             let board = board.clone();
@@ -539,16 +374,12 @@ mod tests {
     fn cancelling_reaches_the_handler_and_a_finished_task_stays_finished() {
         let board = board(TaskLimits::default());
         let token = CancellationToken::new();
-        let task = board
-            .create(board.reserve("a").unwrap(), token.clone())
-            .unwrap();
+        let task = board.create(board.reserve("a").unwrap(), token.clone());
         board.cancel("a", &task.id).unwrap();
         assert!(token.is_cancelled());
         board.finish(&task.id, Some(Ending::Completed(Map::new())));
         assert_eq!(board.get("a", &task.id).unwrap().status, Status::Cancelled);
-        let done = board
-            .create(board.reserve("a").unwrap(), CancellationToken::new())
-            .unwrap();
+        let done = board.create(board.reserve("a").unwrap(), CancellationToken::new());
         board.finish(&done.id, Some(Ending::Completed(Map::new())));
         board.cancel("a", &done.id).unwrap();
         assert_eq!(
@@ -564,9 +395,7 @@ mod tests {
             ..TaskLimits::default()
         });
         let token = CancellationToken::new();
-        let task = board
-            .create(board.reserve("a").unwrap(), token.clone())
-            .unwrap();
+        let task = board.create(board.reserve("a").unwrap(), token.clone());
         assert!(board.get("a", &task.id).is_err());
         assert!(token.is_cancelled());
     }
