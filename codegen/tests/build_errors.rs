@@ -670,6 +670,41 @@ fn every_icon_mistake_is_an_error_at_its_place_in_one_build() {
 }
 
 #[test]
+fn task_support_is_served_as_execution_and_each_mistake_is_an_error_at_its_value() {
+    let tool = |task: &str| {
+        let (analysis, _dir) = analyze_files(&[(
+            "src/lib.rs",
+            &format!(
+                "/// Ping.\n#[tool(tier = read{task})]\nfn ping() -> String {{ String::new() }}\n"
+            ),
+        )]);
+        assert_eq!(analysis.diagnostics(), []);
+        analysis.manifest().tools.remove(0)
+    };
+    let plain = tool("");
+    let optional = tool(", task = optional");
+    assert_eq!(
+        optional.descriptor["execution"],
+        serde_json::json!({"taskSupport": "optional"})
+    );
+    assert!(plain.descriptor.get("execution").is_none());
+    assert_eq!(tool(", task = forbidden").fingerprint, plain.fingerprint);
+    assert_ne!(plain.fingerprint, optional.fingerprint);
+
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// A.\n#[tool(tier = read, task = sometimes)]\nfn a() -> String { String::new() }\n/// B.\n#[tool(tier = read, task = 2)]\nfn b() -> String { String::new() }\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:2:28: unknown task support `sometimes`; expected `forbidden`, `optional` or `required`",
+            "src/lib.rs:5:28: `task` takes one of optional, required or forbidden, such as `task = optional`",
+        ]
+    );
+}
+
+#[test]
 fn every_x_mcp_header_mistake_is_an_error_at_the_extend_that_wrote_it() {
     let found = diagnostics(&[(
         "src/lib.rs",

@@ -20,7 +20,10 @@ itself. Then the tools that talk back: `notes_export` must fire the SDK's
 progress and logging callbacks, a cancelled `notes_watch` must stop its
 handler within one second, and `notes_create` without a title must ask
 through the SDK's elicitation callback and use the answer (accepted, and
-declined) in every mode: a request over the session on the initialize era,
+declined) in every mode. A client with the Tasks extension
+(tests/e2e/tasks_client.py) runs `notes_watch` as a task it polls to its
+end on 2026-07-28, and as an ordinary call on the initialize era, and a
+delete asks for consent through the task's questions: a request over the session on the initialize era,
 an input-required round on 2026-07-28; and URL mode, through the
 runtime's test fixture (`--fixture`), whose tool asks the person to open a
 page. Every `tools/list` and `tools/call` message the server sends is
@@ -60,6 +63,7 @@ from mcp.shared.exceptions import MCPError
 import auth
 from auth import run_auth, run_limits
 from record_http import RecordingProxy
+from tasks_client import Tasks
 
 HERE = Path(__file__).resolve().parent
 FAILURES: list[str] = []
@@ -88,9 +92,11 @@ class Schemas:
         self.validators: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
 
     def validate(self, revision: str, definition: str, value: Any) -> list[str]:
+        """`revision` is a protocol revision, or `tasks` for the Tasks extension's schema."""
         key = (revision, definition)
         if key not in self.validators:
-            document = json.loads((self.root / revision / "schema.json").read_text())
+            path = self.root.parent / "mcp-ext-tasks" if revision == "tasks" else self.root / revision
+            document = json.loads((path / "schema.json").read_text())
             defs = "$defs" if "$defs" in document else "definitions"
             schema = dict(document)
             schema["$ref"] = f"#/{defs}/{definition}"
@@ -271,7 +277,7 @@ async def exercise(client: Client, expected: dict[str, dict[str, Any]], label: s
     await talk_back(client, talk, label)
 
 
-def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
+def validate_recording(log: Path, schemas: Schemas, label: str, at_least: int = 10) -> None:
     """Checks every tools/list and tools/call response against the schema of its revision."""
     methods: dict[Any, tuple[str, str | None]] = {}
     negotiated: str | None = None
@@ -291,6 +297,11 @@ def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
             method, requested = methods[message["id"]]
             if method == "initialize" and "result" in message:
                 negotiated = message["result"].get("protocolVersion")
+            if method in ("tasks/get", "tasks/update", "tasks/cancel") and "result" in message:
+                definition = {"tasks/get": "GetTaskResult", "tasks/update": "UpdateTaskResult", "tasks/cancel": "CancelTaskResult"}[method]
+                errors = schemas.validate("tasks", definition, message["result"])
+                check(not errors, f"{label}: {method} response {message['id']} violates the Tasks extension's schema: {errors[:3]}")
+                continue
             if method not in ("tools/list", "tools/call"):
                 continue
             revision = requested or negotiated
@@ -298,6 +309,11 @@ def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
                 check(False, f"{label}: cannot tell the revision of {method} response {message.get('id')}")
                 continue
             if "result" in message:
+                if message["result"].get("resultType") == "task":
+                    errors = schemas.validate("tasks", "CreateTaskResult", message["result"])
+                    check(not errors, f"{label}: tools/call response {message['id']} violates the Tasks extension's schema: {errors[:3]}")
+                    validated += 1
+                    continue
                 if message["result"].get("resultType") == "input_required":
                     definition = "InputRequiredResult"
                 else:
@@ -307,7 +323,7 @@ def validate_recording(log: Path, schemas: Schemas, label: str) -> None:
                 errors = schemas.validate(revision, "JSONRPCError" if revision == "2025-06-18" else "JSONRPCErrorResponse", message)
             check(not errors, f"{label}: {method} response {message['id']} violates the {revision} schema: {errors[:3]}")
             validated += 1
-    check(validated >= 10, f"{label}: validated {validated} tools/list and tools/call responses")
+    check(validated >= at_least, f"{label}: validated {validated} tools/list and tools/call responses")
 
 
 async def run_stdio(server: Path, expected: dict[str, dict[str, Any]], schemas: Schemas, mode: str, workdir: Path) -> None:
@@ -323,6 +339,43 @@ async def run_stdio(server: Path, expected: dict[str, dict[str, Any]], schemas: 
     async with talk.client(params, mode) as client:
         await exercise(client, expected, label, page_size=2, talk=talk)
     validate_recording(log, schemas, label)
+
+
+async def run_tasks(server: Path, schemas: Schemas, mode: str, workdir: Path) -> None:
+    """A client with the Tasks extension: on 2026-07-28 a long call becomes a
+    task the client polls to its end, and a delete asks for consent through
+    the task; on the initialize era the same calls are ordinary ones."""
+    label = f"stdio/{mode}/tasks"
+    print(f"== {label}", flush=True)
+    log = workdir / f"tasks-{mode}.log"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(HERE / "record_stdio.py"), str(log), "--", str(server), "serve", "--db", str(workdir / f"tasks-{mode}.db"), "--allow-destructive"],
+    )
+    talk = Talk()
+    tasks = Tasks(talk.on_elicit)
+    current = mode == "2026-07-28"
+    async with Client(params, mode=mode, elicitation_callback=talk.on_elicit, extensions=[tasks]) as client:
+        watched = wire(await client.call_tool("notes_watch", {"seconds": 1}))
+        check(watched.get("structuredContent") == {"note": None}, f"{label}: notes_watch answers that nothing changed ({watched})")
+        if current:
+            check(len(tasks.created) == 1 and tasks.statuses[-1:] == ["completed"], f"{label}: notes_watch ran as a task polled to its end ({tasks.created}, {tasks.statuses})")
+        else:
+            check(tasks.created == [], f"{label}: on the initialize era the call is an ordinary one ({tasks.created})")
+
+        created = wire(await client.call_tool("notes_create", {"title": "Task", "body": "deleted by a task"}))
+        note_id = created.get("structuredContent", {}).get("id")
+        talk.questions.clear()
+        talk.allow = True
+        before = len(tasks.created)
+        deleted = wire(await client.call_tool("notes_delete", {"id": note_id}))
+        check(deleted.get("structuredContent") == {"id": note_id}, f"{label}: the person allowed the delete, and it ran ({text_of(deleted)!r})")
+        check(len(talk.questions) == 1 and talk.questions[0].startswith("Allow notes_delete?"), f"{label}: the person was asked once ({talk.questions})")
+        if current:
+            check(len(tasks.created) == before + 1 and "input_required" in tasks.statuses, f"{label}: the consent was the task's question, answered through tasks/update ({tasks.statuses})")
+        gone = wire(await client.call_tool("notes_get", {"id": note_id}))
+        check(gone.get("isError") is True, f"{label}: the note is gone")
+    validate_recording(log, schemas, label, at_least=3)
 
 
 async def cannot_ask(server: Path, workdir: Path, mode: str) -> None:
@@ -583,6 +636,7 @@ def main() -> int:
             for mode in ("auto", "legacy", "2026-07-28"):
                 anyio.run(run_stdio, args.server, expected, schemas, mode, workdir)
             for mode in ("legacy", "2026-07-28"):
+                anyio.run(run_tasks, args.server, schemas, mode, workdir)
                 anyio.run(cannot_ask, args.server, workdir, mode)
                 anyio.run(open_a_page, args.fixture, mode)
         anyio.run(run_http, args.server, expected, schemas, workdir)

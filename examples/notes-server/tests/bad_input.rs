@@ -72,7 +72,11 @@ proptest! {
         let wire = result.to_json();
         prop_assert!(wire["isError"].is_boolean());
         if result.is_error {
-            prop_assert!(result.structured_content.is_none());
+            // A tool error carries structured data only when the tool gave
+            // some: a missing note's `not_found`, naming the id asked for.
+            if let Some(data) = &result.structured_content {
+                prop_assert_eq!(&data["code"], "not_found", "{}", data);
+            }
             prop_assert_eq!(contents(&store), before);
         } else {
             prop_assert!(result.structured_content.is_some() || name == "notes_export");

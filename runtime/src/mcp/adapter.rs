@@ -213,6 +213,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// `requestState` with a key drawn at random for this process.
     pub fn new(registry: Registry<C>, context: Arc<C>) -> McpServer<C> {
         let table = registry.table();
+        let serves_tasks = registry
+            .entries()
+            .iter()
+            .any(|entry| entry.info().task.allows_task());
         let codec = RequestStateCodec::try_new(random_key())
             .unwrap_or_else(|_| RequestStateCodec::new_unchecked(random_key()));
         McpServer {
@@ -233,7 +237,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             tasks: Tasks::new(&TaskHome::Memory, TaskLimits::default()),
             task_home: TaskHome::Memory,
             task_limits: TaskLimits::default(),
-            serves_tasks: table.tools().iter().any(|t| t.info().task.allows_task()),
+            serves_tasks,
             session: Arc::new(Session::default()),
         }
     }
@@ -254,8 +258,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// Whether any tool of the table may run as a task: only then does the
-    /// server declare the Tasks extension and answer its methods.
+    /// Whether any tool of the table, or of a provider registered before the
+    /// server was made, may run as a task: only then does the server declare
+    /// the Tasks extension and answer its methods.
     pub(crate) fn serves_tasks(&self) -> bool {
         self.serves_tasks
     }

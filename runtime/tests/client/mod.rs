@@ -214,7 +214,20 @@ impl Raw {
         self.send(method, params, json!({})).await
     }
 
-    async fn send(&mut self, method: &str, mut params: Value, capabilities: Value) -> Value {
+    async fn send(&mut self, method: &str, params: Value, capabilities: Value) -> Value {
+        self.send_meta(method, params, capabilities, json!({}))
+            .await
+    }
+
+    /// Sends any request with `params`, the client `capabilities` and the
+    /// `_meta` entries of `meta`; returns the answer to it.
+    pub async fn send_meta(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        capabilities: Value,
+        meta: Value,
+    ) -> Value {
         use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
         let id = self.next;
         self.next += 1;
@@ -222,6 +235,9 @@ impl Raw {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": capabilities,
         });
+        for (key, value) in meta.as_object().into_iter().flatten() {
+            params["_meta"][key] = value.clone();
+        }
         let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.write
             .write_all(format!("{line}\n").as_bytes())

@@ -1,0 +1,298 @@
+//! Calls that run as tasks (the Tasks extension), through the server as a
+//! 2026-07-28 client speaks to it: which calls become tasks, what a poll,
+//! an update and a cancel do, that a task is its caller's alone, and the
+//! limits. The tools are a provider's, declared with `task = optional`.
+
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::call::{Elicitation, Identity};
+use tooltable_runtime::provider::{
+    Arguments, BoxFuture, Failure, Outcome, Output, ProvidedTool, Provider,
+};
+use tooltable_runtime::serve::{Server, TaskLimits};
+use tooltable_runtime::{Call, Caller, Registry, TaskSupport, Tier, ToolError};
+
+mod client;
+
+use client::Raw;
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// `items_work_slowly` waits `ms` milliseconds (or until cancelled) and says how
+/// it ended; `items_work_then_ask` works a moment, then asks a question.
+struct Work;
+
+impl Provider<Shelf> for Work {
+    fn name(&self) -> &str {
+        "work"
+    }
+
+    fn tools(&self) -> Vec<ProvidedTool<Shelf>> {
+        let slowly = tooltable_runtime::provider::handler(
+            |_: &Shelf, arguments: Arguments, call: &Call| -> BoxFuture<'_, Outcome> {
+                Box::pin(async move {
+                    let ms = arguments.get("ms").and_then(Value::as_u64).unwrap_or(0);
+                    if ms > 0 {
+                        tokio::select! {
+                            () = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                            () = call.cancelled() => return Err(Failure::Tool(ToolError::new("stopped on cancel"))),
+                        }
+                    }
+                    Ok(Output::Text(format!("worked {ms} ms")))
+                })
+            },
+        );
+        let ask = tooltable_runtime::provider::handler(
+            |_: &Shelf, _: Arguments, call: &Call| -> BoxFuture<'_, Outcome> {
+                Box::pin(async move {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    let schema =
+                        json!({"type": "object", "properties": {"colour": {"type": "string"}}});
+                    let answer = call
+                        .elicit(Elicitation::form("Which colour?", schema))
+                        .await
+                        .map_err(|e| Failure::Tool(ToolError::from(e)))?;
+                    let colour = answer
+                        .content
+                        .and_then(|c| c.get("colour").and_then(Value::as_str).map(str::to_owned))
+                        .unwrap_or_default();
+                    Ok(Output::Text(format!("painted {colour}")))
+                })
+            },
+        );
+        let mut slow = ProvidedTool::new("items_work_slowly", Tier::Read, "Work a while.", slowly);
+        slow.input_schema = json!({"type": "object", "properties": {"ms": {"type": "integer"}}});
+        slow.task = TaskSupport::Optional;
+        let mut asks = ProvidedTool::new("items_work_then_ask", Tier::Read, "Work, then ask.", ask);
+        asks.task = TaskSupport::Optional;
+        vec![slow, asks]
+    }
+}
+
+/// A raw 2026-07-28 client; each request names its caller in `_meta`
+/// (`test/subject`), which the server takes as the token subject.
+struct Client(Raw);
+
+fn serve(limits: TaskLimits) -> Client {
+    let registry = Registry::new(&TOOLS);
+    registry.register(&Work).unwrap();
+    let server = Server::new(registry, Arc::new(Shelf::new()))
+        .task_limits(limits)
+        .caller(|context| {
+            let meta = serde_json::to_value(&context.meta).unwrap_or_default();
+            let subject = meta["test/subject"].as_str().map(str::to_owned);
+            Caller::from_identity(Identity {
+                subject,
+                ..Identity::default()
+            })
+        });
+    Client(Raw::serving(server))
+}
+
+impl Client {
+    async fn send(&mut self, who: &str, tasks: bool, method: &str, params: Value) -> Value {
+        let capabilities = if tasks {
+            json!({"elicitation": {}, "extensions": {TASKS: {}}})
+        } else {
+            json!({"elicitation": {}})
+        };
+        let meta = json!({"test/subject": who});
+        self.0.send_meta(method, params, capabilities, meta).await
+    }
+
+    async fn call(&mut self, who: &str, tasks: bool, tool: &str, arguments: Value) -> Value {
+        let params = json!({"name": tool, "arguments": arguments});
+        self.send(who, tasks, "tools/call", params).await
+    }
+
+    async fn task(&mut self, who: &str, method: &str, id: &str) -> Value {
+        self.send(who, true, method, json!({"taskId": id})).await
+    }
+
+    async fn poll_until(&mut self, who: &str, id: &str, status: &str) -> Value {
+        for _ in 0..200 {
+            let got = self.task(who, "tasks/get", id).await;
+            if got["result"]["status"] == status {
+                return got["result"].clone();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("task {id} never reached {status}");
+    }
+}
+
+fn task_id(answer: &Value) -> String {
+    assert_eq!(answer["result"]["resultType"], "task", "{answer}");
+    answer["result"]["taskId"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_call_still_working_becomes_a_task_only_for_a_client_that_declared_tasks() {
+    let mut client = serve(TaskLimits::default());
+    let plain = client
+        .call("ann", false, "items_work_slowly", json!({"ms": 30}))
+        .await;
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(plain["result"]["content"][0]["text"], "worked 30 ms");
+
+    let at_once = client
+        .call("ann", true, "items_work_slowly", json!({"ms": 0}))
+        .await;
+    assert_eq!(
+        at_once["result"]["resultType"], "complete",
+        "a call done at once is answered: {at_once}"
+    );
+
+    let started = client
+        .call("ann", true, "items_work_slowly", json!({"ms": 30}))
+        .await;
+    let id = task_id(&started);
+    assert_eq!(id.len(), 32, "{started}");
+    assert_eq!(started["result"]["status"], "working");
+    assert!(
+        started["result"]["ttlMs"].as_u64().unwrap() > 0,
+        "{started}"
+    );
+    assert!(started["result"].get("requestState").is_none());
+    let done = client.poll_until("ann", &id, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "worked 30 ms",
+        "{done}"
+    );
+    assert_eq!(done["result"]["isError"], false, "{done}");
+    assert!(done["result"].get("resultType").is_none(), "{done}");
+
+    let no_tool_tasks = client.call("ann", true, "items_list", json!({})).await;
+    assert_eq!(
+        no_tool_tasks["result"]["resultType"], "complete",
+        "{no_tool_tasks}"
+    );
+}
+
+#[tokio::test]
+async fn a_task_is_its_callers_alone() {
+    let mut client = serve(TaskLimits::default());
+    let id = task_id(
+        &client
+            .call("ann", true, "items_work_slowly", json!({"ms": 5000}))
+            .await,
+    );
+    for method in ["tasks/get", "tasks/cancel"] {
+        let refused = client.task("bob", method, &id).await;
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        assert_eq!(
+            refused["error"]["message"],
+            format!(
+                "no task `{id}` is known to this server for this caller: it was never created, it has expired, or another caller created it"
+            ),
+        );
+    }
+    let update = json!({"taskId": id, "inputResponses": {}});
+    let refused = client.send("bob", true, "tasks/update", update).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let mine = client.task("ann", "tasks/get", &id).await;
+    assert_eq!(
+        mine["result"]["status"], "working",
+        "bob's attempts changed nothing: {mine}"
+    );
+    let cancelled = client.task("ann", "tasks/cancel", &id).await;
+    assert_eq!(cancelled["result"], json!({"resultType": "complete"}));
+    client.poll_until("ann", &id, "cancelled").await;
+}
+
+#[tokio::test]
+async fn a_question_is_answered_through_the_task_once_and_strays_are_ignored() {
+    let mut client = serve(TaskLimits::default());
+    let id = task_id(
+        &client
+            .call("ann", true, "items_work_then_ask", json!({}))
+            .await,
+    );
+    let asking = client.poll_until("ann", &id, "input_required").await;
+    let (key, request) = asking["inputRequests"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .next()
+        .unwrap();
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["message"], "Which colour?");
+    let key = key.clone();
+
+    let stray = json!({"taskId": id, "inputResponses": {"nobody": {"action": "accept", "content": {"colour": "red"}}}});
+    assert_eq!(
+        client.send("ann", true, "tasks/update", stray).await["result"],
+        json!({"resultType": "complete"})
+    );
+    let still = client.task("ann", "tasks/get", &id).await;
+    assert_eq!(still["result"]["status"], "input_required", "{still}");
+
+    let answer = json!({"taskId": id, "inputResponses": {key.clone(): {"action": "accept", "content": {"colour": "blue"}}}});
+    assert_eq!(
+        client.send("ann", true, "tasks/update", answer).await["result"],
+        json!({"resultType": "complete"})
+    );
+    let done = client.poll_until("ann", &id, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "painted blue",
+        "{done}"
+    );
+    let twice = json!({"taskId": id, "inputResponses": {key: {"action": "accept", "content": {"colour": "green"}}}});
+    assert_eq!(
+        client.send("ann", true, "tasks/update", twice).await["result"],
+        json!({"resultType": "complete"})
+    );
+    let after = client.task("ann", "tasks/get", &id).await;
+    assert_eq!(
+        after["result"]["result"]["content"][0]["text"], "painted blue",
+        "{after}"
+    );
+    let cancel_done = client.task("ann", "tasks/cancel", &id).await;
+    assert_eq!(cancel_done["result"], json!({"resultType": "complete"}));
+    assert_eq!(
+        client.task("ann", "tasks/get", &id).await["result"]["status"],
+        "completed"
+    );
+}
+
+#[tokio::test]
+async fn a_caller_at_its_limit_is_answered_as_an_ordinary_call() {
+    let mut client = serve(TaskLimits {
+        per_caller: 1,
+        ..TaskLimits::default()
+    });
+    let first = task_id(
+        &client
+            .call("ann", true, "items_work_slowly", json!({"ms": 5000}))
+            .await,
+    );
+    let second = client
+        .call("ann", true, "items_work_slowly", json!({"ms": 30}))
+        .await;
+    assert_eq!(second["result"]["resultType"], "complete", "{second}");
+    let other = client
+        .call("bob", true, "items_work_slowly", json!({"ms": 30}))
+        .await;
+    task_id(&other);
+    client.task("ann", "tasks/cancel", &first).await;
+}
+
+#[tokio::test]
+async fn limits_that_cannot_serve_are_refused_when_the_server_is_built() {
+    let refused = Server::new(Registry::new(&TOOLS), Arc::new(Shelf::new()))
+        .task_limits(TaskLimits {
+            ttl: Duration::from_millis(10),
+            ..TaskLimits::default()
+        })
+        .http("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains(
+            "a task's time to live must be at least 1 s, for a client to read its result; got 10 ms"
+        ),
+        "{refused}"
+    );
+}
