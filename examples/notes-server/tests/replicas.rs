@@ -75,6 +75,16 @@ impl Redis {
         self.process = None;
     }
 
+    /// Freezes (`STOP`) or thaws (`CONT`) the server: it keeps its data and
+    /// its connections, and answers nothing meanwhile.
+    fn signal(&self, signal: &str) {
+        let pid = self.process.as_ref().unwrap().0.id().to_string();
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status();
+        assert!(sent.unwrap().success(), "kill -{signal} {pid}");
+    }
+
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/0", self.port)
     }
@@ -410,7 +420,17 @@ fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_wit
 
 /// Polls `task` on `replica` until `done` holds of it.
 fn poll_until(replica: &Replica, task: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    poll_within(replica, task, what, Duration::from_secs(10), done)
+}
+
+fn poll_within(
+    replica: &Replica,
+    task: &str,
+    what: &str,
+    within: Duration,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + within;
     loop {
         let got = replica.task_rpc("tasks/get", json!({"taskId": task}));
         if done(&got["result"]) {
@@ -495,6 +515,81 @@ fn a_task_started_on_one_replica_is_polled_cancelled_and_finished_from_the_other
     }
     let undeclared = b.rpc("tasks/get", json!({"taskId": short}));
     assert_eq!(undeclared["error"]["code"], -32021, "{undeclared}");
+}
+
+#[test]
+fn a_task_whose_replica_dies_reads_as_failed_on_the_other_instead_of_working_forever() {
+    let dir = TempDir::new("replicas", "died");
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let started = a.task_rpc(
+        "tools/call",
+        json!({"name": "notes_watch", "arguments": {"seconds": 300}}),
+    );
+    let task = started["result"]["taskId"].as_str().unwrap().to_owned();
+    drop(a);
+    let failed = poll_within(
+        &b,
+        &task,
+        "the task of a killed replica fails",
+        Duration::from_secs(20),
+        |t| t["status"] == "failed",
+    );
+    assert_eq!(failed["error"]["code"], -32603, "{failed}");
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the server running this task stopped before it finished"),
+        "{failed}"
+    );
+}
+
+#[test]
+fn with_redis_unreachable_a_finished_task_is_not_lost_and_the_other_replica_says_why() {
+    let dir = TempDir::new("replicas", "frozen");
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let started = a.task_rpc(
+        "tools/call",
+        json!({"name": "notes_watch", "arguments": {"seconds": 1}}),
+    );
+    let task = started["result"]["taskId"].as_str().unwrap().to_owned();
+    redis.signal("STOP");
+    // The handler finishes after a second; writing its ending times out.
+    std::thread::sleep(Duration::from_millis(3500));
+    let held = a.task_rpc("tasks/get", json!({"taskId": task}));
+    assert_eq!(held["result"]["status"], "completed", "{held}");
+    assert_eq!(
+        held["result"]["result"]["structuredContent"],
+        json!({"note": null}),
+        "{held}"
+    );
+    let elsewhere = b.task_rpc("tasks/get", json!({"taskId": task}));
+    assert_eq!(elsewhere["error"]["code"], -32603, "{elsewhere}");
+    assert!(
+        elsewhere["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!(
+                "the task store at {} cannot be reached",
+                redis.url()
+            )),
+        "{elsewhere}"
+    );
+    redis.signal("CONT");
+    let written = poll_until(&b, &task, "the held ending reaches Redis", |t| {
+        t["status"] == "completed"
+    });
+    assert_eq!(
+        written["result"]["structuredContent"],
+        json!({"note": null}),
+        "{written}"
+    );
 }
 
 #[test]

@@ -24,6 +24,8 @@ struct CellState {
     answers: HashMap<String, Value>,
     /// Every key ever asked, so a key names one question for the task's life.
     issued: std::collections::HashSet<String>,
+    /// The bytes of the result kept, counted against the board's budget.
+    kept: usize,
     /// Set by `tasks/cancel`: however the handler ends, the task is cancelled.
     cancel_requested: bool,
 }
@@ -34,6 +36,8 @@ pub(crate) struct TaskBoard {
     cells: Mutex<HashMap<String, Arc<Cell>>>,
     /// Places reserved and not yet used, per caller: each counts as a task.
     reserved: Mutex<HashMap<String, usize>>,
+    /// The bytes of every result kept, within [`TaskLimits::result_bytes`].
+    kept: Mutex<usize>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -47,6 +51,7 @@ impl TaskBoard {
             limits,
             cells: Mutex::new(HashMap::new()),
             reserved: Mutex::new(HashMap::new()),
+            kept: Mutex::new(0),
         }
     }
 
@@ -68,6 +73,8 @@ impl TaskBoard {
             let alive = now.duration_since(cell.created).unwrap_or_default() < ttl;
             if !alive {
                 cell.cancel.cancel();
+                let kept = lock(&cell.state).kept;
+                *lock(&self.kept) -= kept;
             }
             alive
         });
@@ -117,6 +124,7 @@ impl TaskBoard {
                 updated: now,
                 answers: HashMap::new(),
                 issued: Default::default(),
+                kept: 0,
                 cancel_requested: false,
             }),
         });
@@ -276,7 +284,23 @@ impl TaskBoard {
         state.status = match ending {
             _ if state.cancel_requested => Status::Cancelled,
             None => Status::Cancelled,
-            Some(Ending::Completed(result)) => Status::Completed(result),
+            Some(Ending::Completed(result)) => {
+                let bytes = Value::Object(result.clone()).to_string().len();
+                let mut kept = lock(&self.kept);
+                if *kept + bytes > self.limits.result_bytes {
+                    tracing::warn!(
+                        task = id,
+                        bytes,
+                        result_bytes = self.limits.result_bytes,
+                        "a task's result was not kept: the results kept would exceed the limit"
+                    );
+                    Status::Completed(super::unkept(bytes, self.limits.result_bytes))
+                } else {
+                    *kept += bytes;
+                    state.kept = bytes;
+                    Status::Completed(result)
+                }
+            }
             Some(Ending::Failed(error)) => Status::Failed(error),
         };
         state.answers.clear();
@@ -385,6 +409,37 @@ mod tests {
         assert_eq!(
             board.get("a", &done.id).unwrap().status,
             Status::Completed(Map::new())
+        );
+    }
+
+    #[test]
+    fn results_past_the_budget_are_replaced_by_an_error_that_says_so() {
+        let board = board(TaskLimits {
+            result_bytes: 40,
+            ..TaskLimits::default()
+        });
+        let mut small = Map::new();
+        small.insert("content".into(), json!([]));
+        let first = board.create(board.reserve("a").unwrap(), CancellationToken::new());
+        board.finish(&first.id, Some(Ending::Completed(small.clone())));
+        assert_eq!(
+            board.get("a", &first.id).unwrap().status,
+            Status::Completed(small)
+        );
+        let mut large = Map::new();
+        large.insert(
+            "content".into(),
+            json!([{"type": "text", "text": "a longer text"}]),
+        );
+        let second = board.create(board.reserve("a").unwrap(), CancellationToken::new());
+        board.finish(&second.id, Some(Ending::Completed(large)));
+        let Status::Completed(refused) = board.get("a", &second.id).unwrap().status else {
+            panic!("the task completes");
+        };
+        assert_eq!(refused["isError"], true);
+        assert_eq!(
+            refused["content"][0]["text"],
+            "the task finished, but its result (52 bytes) was not kept: this server keeps at most 40 bytes of task results at once; call the tool again later, or ask for less"
         );
     }
 

@@ -33,17 +33,21 @@ pub struct TaskLimits {
     pub per_caller: usize,
     /// The most tasks kept at once, in all.
     pub total: usize,
+    /// The most bytes of results kept at once, in all, by a server that
+    /// keeps its tasks in memory (Redis bounds its own memory).
+    pub result_bytes: usize,
 }
 
 impl Default for TaskLimits {
     /// An hour to live, polls every half second, 32 tasks per caller and
-    /// 4096 in all.
+    /// 4096 in all, 256 MiB of results.
     fn default() -> TaskLimits {
         TaskLimits {
             ttl: Duration::from_secs(60 * 60),
             poll_interval: Duration::from_millis(500),
             per_caller: 32,
             total: 4096,
+            result_bytes: 256 * 1024 * 1024,
         }
     }
 }
@@ -67,6 +71,12 @@ impl TaskLimits {
             return Err(format!(
                 "tasks per caller must be at least 1 and at most the tasks in all; got {} per caller and {} in all",
                 self.per_caller, self.total
+            ));
+        }
+        if self.result_bytes < 1024 {
+            return Err(format!(
+                "the bytes of task results kept must be at least 1024; got {}",
+                self.result_bytes
             ));
         }
         Ok(())
@@ -242,6 +252,20 @@ impl Tasks {
             Tasks::Redis(store) => store.finish(id, ending).await,
         }
     }
+}
+
+/// The result a task keeps in place of one over the budget.
+pub(crate) fn unkept(bytes: usize, budget: usize) -> Map<String, Value> {
+    let text = format!(
+        "the task finished, but its result ({bytes} bytes) was not kept: this server keeps at most {budget} bytes of task results at once; call the tool again later, or ask for less"
+    );
+    let mut result = Map::new();
+    result.insert(
+        "content".into(),
+        serde_json::json!([{"type": "text", "text": text}]),
+    );
+    result.insert("isError".into(), Value::Bool(true));
+    result
 }
 
 /// A place for a task, held between deciding a call may become one and

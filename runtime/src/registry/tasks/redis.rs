@@ -13,6 +13,10 @@
 //! for the cancel mark every [`WATCH`]: answers and cancellation take effect
 //! across replicas within that time.
 //!
+//! The running replica also records a sign of life every [`BEAT`]; a task
+//! without one for [`STALE`] reads as failed (its replica stopped: a crash,
+//! a kill), so a client is not left polling a task nobody runs.
+//!
 //! When Redis cannot be reached, a request about a task is refused with a
 //! sentence naming the store (the task is not lost: it lives in Redis); a
 //! replica whose handler finished keeps the ending and writes it once Redis
@@ -29,6 +33,11 @@ use tokio_util::sync::CancellationToken;
 /// How often the replica running a task looks for answers and for the
 /// cancel mark.
 const WATCH: Duration = Duration::from_millis(100);
+/// How often the replica running a task says it still is.
+const BEAT: Duration = Duration::from_secs(1);
+/// How long a running task may go without a sign of life before a poll
+/// says the replica running it stopped.
+const STALE: Duration = Duration::from_secs(10);
 /// How long one Redis operation may take before it counts as unreachable.
 const TIMEOUT: Duration = Duration::from_secs(2);
 /// The longest wait between attempts to write an ending Redis did not take.
@@ -148,6 +157,15 @@ redis.call('DEL', KEYS[2], KEYS[3])
 return 1
 ";
 
+/// Records that the replica running a task still does, by Redis's clock
+/// (replicas' own clocks may disagree).
+const ALIVE: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'end') == 1 then return 0 end
+local now = redis.call('TIME')
+redis.call('HSET', KEYS[1], 'beat', now[1] * 1000 + math.floor(now[2] / 1000))
+return 1
+";
+
 /// Sets the status message of a running task.
 const SAY: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'end') == 1 then return 0 end
@@ -173,6 +191,20 @@ fn ending_json(ending: Option<Ending>) -> Value {
         Some(Ending::Completed(result)) => json!({"status": "completed", "result": result}),
         Some(Ending::Failed(error)) => json!({"status": "failed", "error": error}),
     }
+}
+
+/// The error of a task whose replica stopped running it.
+fn stopped(silent: Duration) -> Map<String, Value> {
+    let mut error = Map::new();
+    error.insert("code".into(), json!(-32603));
+    error.insert(
+        "message".into(),
+        json!(format!(
+            "the server running this task stopped before it finished (no sign of it for {} s); call the tool again",
+            silent.as_secs()
+        )),
+    );
+    error
 }
 
 fn status_of(ending: &Value) -> Status {
@@ -323,6 +355,12 @@ impl RedisTaskStore {
         )
         .await
         .map_err(|e| self.unreachable(e))?;
+        let _: redis::RedisResult<i64> = timeout(
+            redis::Script::new(ALIVE)
+                .key(&key)
+                .invoke_async(&mut connection),
+        )
+        .await;
         reservation.take();
         self.running
             .lock()
@@ -355,17 +393,22 @@ impl RedisTaskStore {
         let read = async {
             let mut connection = self.connection().await?;
             let [open, _, _, key] = self.keys(id);
-            let (fields, open): (HashMap<String, String>, BTreeMap<String, String>) = timeout(
+            let (fields, open, (secs, micros)): (
+                HashMap<String, String>,
+                BTreeMap<String, String>,
+                (u64, u64),
+            ) = timeout(
                 redis::pipe()
                     .hgetall(&key)
                     .hgetall(&open)
+                    .cmd("TIME")
                     .query_async(&mut connection),
             )
             .await
             .map_err(|e| self.unreachable(e))?;
-            Ok::<_, TaskRefusal>((fields, open))
+            Ok::<_, TaskRefusal>((fields, open, secs * 1000 + micros / 1000))
         };
-        let (fields, open) = match read.await {
+        let (fields, open, redis_now) = match read.await {
             Ok(read) => read,
             Err(refusal) => return self.held(owner, id).ok_or(refusal),
         };
@@ -378,8 +421,14 @@ impl RedisTaskStore {
                 .and_then(|v| v.parse::<u64>().ok())
                 .unwrap_or_default()
         };
+        // A task whose first sign of life was never written is taken as alive.
+        let silent = match fields.get("beat") {
+            Some(_) => Duration::from_millis(redis_now.saturating_sub(number("beat"))),
+            None => Duration::ZERO,
+        };
         let status = match fields.get("end") {
             Some(ending) => status_of(&serde_json::from_str(ending).unwrap_or(Value::Null)),
+            None if silent > STALE => Status::Failed(stopped(silent)),
             None if !open.is_empty() => Status::InputRequired(
                 open.into_iter()
                     .map(|(k, v)| (k, serde_json::from_str(&v).unwrap_or(Value::Null)))
@@ -601,6 +650,7 @@ impl RedisTaskStore {
 /// task is gone.
 async fn watch(store: std::sync::Arc<RedisTaskStore>, id: String, cancel: CancellationToken) {
     let key = store.task_key(&id);
+    let mut beat = tokio::time::Instant::now();
     loop {
         tokio::select! {
             () = tokio::time::sleep(WATCH) => {}
@@ -609,6 +659,15 @@ async fn watch(store: std::sync::Arc<RedisTaskStore>, id: String, cancel: Cancel
         let Ok(mut connection) = store.connection().await else {
             continue;
         };
+        if beat.elapsed() >= BEAT {
+            beat = tokio::time::Instant::now();
+            let _: redis::RedisResult<i64> = timeout(
+                redis::Script::new(ALIVE)
+                    .key(&key)
+                    .invoke_async(&mut connection),
+            )
+            .await;
+        }
         let fields: redis::RedisResult<(Option<String>, bool, bool)> = timeout(
             redis::pipe()
                 .hget(&key, "cancel")
