@@ -48,6 +48,7 @@ impl Provider<Shelf> for Work {
             |_: &Shelf, _: Arguments, call: &Call| -> BoxFuture<'_, Outcome> {
                 Box::pin(async move {
                     tokio::time::sleep(Duration::from_millis(20)).await;
+                    call.progress(1.0, Some(2.0), Some("half done")).await;
                     let schema =
                         json!({"type": "object", "properties": {"colour": {"type": "string"}}});
                     let answer = call
@@ -67,7 +68,14 @@ impl Provider<Shelf> for Work {
         slow.task = TaskSupport::Optional;
         let mut asks = ProvidedTool::new("items_work_then_ask", Tier::Read, "Work, then ask.", ask);
         asks.task = TaskSupport::Optional;
-        vec![slow, asks]
+        let nothing = tooltable_runtime::provider::handler(
+            |_: &Shelf, _: Arguments, _: &Call| -> BoxFuture<'_, Outcome> {
+                Box::pin(async { Ok(Output::Text("written".into())) })
+            },
+        );
+        let mut writes = ProvidedTool::new("items_write_long", Tier::Write, "Write.", nothing);
+        writes.task = TaskSupport::Required;
+        vec![slow, asks, writes]
     }
 }
 
@@ -219,6 +227,10 @@ async fn a_question_is_answered_through_the_task_once_and_strays_are_ignored() {
         .unwrap();
     assert_eq!(request["method"], "elicitation/create");
     assert_eq!(request["params"]["message"], "Which colour?");
+    assert_eq!(
+        asking["statusMessage"], "half done",
+        "progress shows as the task's message"
+    );
     let key = key.clone();
 
     let stray = json!({"taskId": id, "inputResponses": {"nobody": {"action": "accept", "content": {"colour": "red"}}}});
@@ -295,4 +307,42 @@ async fn limits_that_cannot_serve_are_refused_when_the_server_is_built() {
         ),
         "{refused}"
     );
+}
+
+#[tokio::test]
+async fn a_tool_the_caller_may_not_call_is_refused_as_such_not_for_want_of_tasks() {
+    let mut client = serve(TaskLimits::default());
+    let refused = client
+        .call("ann", false, "items_write_long", json!({}))
+        .await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(refused.get("error").is_none(), "{refused}");
+}
+
+#[tokio::test]
+async fn malformed_task_requests_are_invalid_params_saying_what_to_send() {
+    let mut client = serve(TaskLimits::default());
+    let bad = client
+        .send("ann", true, "tasks/get", json!({"taskId": 5}))
+        .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    assert_eq!(
+        bad["error"]["message"],
+        "Invalid params for tasks/get: they do not fit the request's schema; give `taskId` as a string"
+    );
+    let bad = client
+        .send(
+            "ann",
+            true,
+            "tasks/update",
+            json!({"taskId": "x", "inputResponses": []}),
+        )
+        .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    for method in ["tasks/result", "tasks/list"] {
+        let gone = client
+            .send("ann", true, method, json!({"taskId": "x"}))
+            .await;
+        assert_eq!(gone["error"]["code"], -32601, "{method}: {gone}");
+    }
 }

@@ -344,8 +344,11 @@ impl Call {
         let Some(served) = &self.served else {
             return;
         };
-        let Some(token) = &served.progress_token else {
-            return;
+        // A task shows progress as its status message, token or not.
+        let token = match (&served.progress_token, served.task.get()) {
+            (Some(token), _) => token.clone(),
+            (None, Some(_)) => Value::Null,
+            (None, None) => return,
         };
         if self.is_cancelled() {
             return;
@@ -367,7 +370,7 @@ impl Call {
         served
             .active_channel()
             .notify(Notice::Progress {
-                token: token.clone(),
+                token,
                 progress,
                 total,
                 message: message.map(str::to_owned),

@@ -739,6 +739,12 @@ pub(crate) fn is_tools_method(method: &str) -> bool {
     matches!(method, "tools/list" | "tools/call")
 }
 
+/// The methods of the Tasks extension the adapter answers when it serves
+/// tasks.
+fn is_tasks_method(method: &str) -> bool {
+    matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel")
+}
+
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// A call's reply as rmcp's response: a result over the size limit is
     /// replaced by a refusal that says so.
@@ -791,9 +797,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if !self.serves_tasks {
             return Ok(None);
         }
+        // A tool the caller may not call is refused by the call itself, in
+        // its own terms (or as unknown), never told apart by its task support.
         let support = match self.registry.get(tool) {
-            Some(entry) => entry.info().task,
-            None => return Ok(None),
+            Some(entry) if self.registry.may_call(&entry, caller) => entry.info().task,
+            _ => return Ok(None),
         };
         if !support.allows_task() {
             return Ok(None);
@@ -1262,11 +1270,15 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: CustomRequest,
         _: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        if is_tools_method(&request.method) {
-            let hint = if request.method == "tools/call" {
-                "give `name` as a string and `arguments` as an object"
-            } else {
-                "give `cursor`, if any, as a string"
+        let tasks = self.serves_tasks && is_tasks_method(&request.method);
+        if is_tools_method(&request.method) || tasks {
+            let hint = match request.method.as_str() {
+                "tools/call" => "give `name` as a string and `arguments` as an object",
+                "tools/list" => "give `cursor`, if any, as a string",
+                "tasks/update" => {
+                    "give `taskId` as a string and `inputResponses` as an object of answers"
+                }
+                _ => "give `taskId` as a string",
             };
             return Err(ErrorData::invalid_params(
                 format!(

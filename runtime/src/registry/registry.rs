@@ -416,6 +416,13 @@ impl<C: 'static> Registry<C> {
 
     /// The maximum tier, then the permission, then the policy: the one
     /// access check for listings, calls and snapshots.
+    /// Whether `caller` may call `entry` now: the checks of a call before its
+    /// arguments, without running it.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn may_call(&self, entry: &Entry<C>, caller: &Caller) -> bool {
+        self.refused(&entry.info(), entry, caller).is_none()
+    }
+
     fn access(&self, info: &ToolInfo<'_>, caller: &Caller) -> crate::registry::policy::Access {
         self.inner.max_tier.check(info, caller)?;
         check_permission(info, caller)?;
