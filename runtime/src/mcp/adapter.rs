@@ -941,6 +941,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                 None
             }
+            () = context.ct.cancelled(), if run.task.is_none() => {
+                // A call that stayed an ordinary one ends with its request.
+                cancel.cancel();
+                let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                None
+            }
         };
         self.end_task(&name, run, reply).await;
     }
