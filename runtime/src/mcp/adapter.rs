@@ -1027,6 +1027,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             crate::registry::tasks::TaskRefusal::Unknown(_) => {
                 ErrorData::invalid_params(refusal.to_string(), None)
             }
+            #[cfg(feature = "redis")]
             crate::registry::tasks::TaskRefusal::Unreachable(_) => {
                 ErrorData::internal_error(refusal.to_string(), None)
             }

@@ -116,6 +116,7 @@ pub(crate) enum TaskRefusal {
     /// No such task for this caller: never created, expired, or another's.
     Unknown(String),
     /// The shared store cannot be reached now; the sentence says which.
+    #[cfg(feature = "redis")]
     Unreachable(String),
 }
 
@@ -127,6 +128,7 @@ impl std::fmt::Display for TaskRefusal {
                 "no task `{}` is known to this server for this caller: it was never created, it has expired, or another caller created it",
                 crate::rules::quote::text(id)
             ),
+            #[cfg(feature = "redis")]
             TaskRefusal::Unreachable(sentence) => f.write_str(sentence),
         }
     }
