@@ -797,13 +797,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if !self.serves_tasks {
             return Ok(None);
         }
+        let Some(entry) = self.registry.get(tool) else {
+            return Ok(None);
+        };
+        let support = entry.info().task;
         // A tool the caller may not call is refused by the call itself, in
         // its own terms (or as unknown), never told apart by its task support.
-        let support = match self.registry.get(tool) {
-            Some(entry) if self.registry.may_call(&entry, caller) => entry.info().task,
-            _ => return Ok(None),
-        };
-        if !support.allows_task() {
+        if !support.allows_task() || !self.registry.may_call(&entry, caller) {
             return Ok(None);
         }
         let declared = context
