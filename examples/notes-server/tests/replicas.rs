@@ -281,11 +281,7 @@ fn legacy_session_hears(port: u16, needle: &'static str) -> std::sync::mpsc::Rec
 
 #[test]
 fn a_flag_changed_by_admin_reaches_both_replicas_and_a_legacy_session_is_told() {
-    let dir = TempDir::new("replicas", "flags");
-    let redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (_dir, redis, a, b) = two_replicas("flags");
     assert!(a.listed().contains(&"notes_search".to_owned()));
     let told = legacy_session_hears(b.port, "notifications/tools/list_changed");
 
@@ -326,11 +322,7 @@ fn a_flag_changed_by_admin_reaches_both_replicas_and_a_legacy_session_is_told() 
 
 #[test]
 fn with_redis_gone_replicas_keep_the_last_flags_and_changes_flow_again_when_it_returns() {
-    let dir = TempDir::new("replicas", "outage");
-    let mut redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (_dir, mut redis, a, b) = two_replicas("outage");
     assert!(
         admin("disable", "notes_stats", &redis.url())
             .status
@@ -378,11 +370,7 @@ fn with_redis_gone_replicas_keep_the_last_flags_and_changes_flow_again_when_it_r
 
 #[test]
 fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_without_it() {
-    let dir = TempDir::new("replicas", "hop");
-    let redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (dir, redis, a, b) = two_replicas("hop");
     let stranger_key = dir.0.join("other.key");
     std::fs::write(
         &stranger_key,
@@ -418,6 +406,17 @@ fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_wit
     );
 }
 
+/// A Redis of the test's own and two replicas sharing it and one key, in a
+/// directory named after the test.
+fn two_replicas(test: &str) -> (TempDir, Redis, Replica, Replica) {
+    let dir = TempDir::new("replicas", test);
+    let redis = Redis::start();
+    let key = shared_key(&dir.0);
+    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
+    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    (dir, redis, a, b)
+}
+
 /// Polls `task` on `replica` until `done` holds of it.
 fn poll_until(replica: &Replica, task: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     poll_within(replica, task, what, Duration::from_secs(10), done)
@@ -443,11 +442,7 @@ fn poll_within(
 
 #[test]
 fn a_task_started_on_one_replica_is_polled_cancelled_and_finished_from_the_other() {
-    let dir = TempDir::new("replicas", "tasks");
-    let redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (_dir, _redis, a, b) = two_replicas("tasks");
 
     // Without the extension the call is an ordinary one.
     let plain = a.rpc(
@@ -519,11 +514,7 @@ fn a_task_started_on_one_replica_is_polled_cancelled_and_finished_from_the_other
 
 #[test]
 fn a_task_whose_replica_dies_reads_as_failed_on_the_other_instead_of_working_forever() {
-    let dir = TempDir::new("replicas", "died");
-    let redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (_dir, _redis, a, b) = two_replicas("died");
     let started = a.task_rpc(
         "tools/call",
         json!({"name": "notes_watch", "arguments": {"seconds": 300}}),
@@ -549,11 +540,7 @@ fn a_task_whose_replica_dies_reads_as_failed_on_the_other_instead_of_working_for
 
 #[test]
 fn with_redis_unreachable_a_finished_task_is_not_lost_and_the_other_replica_says_why() {
-    let dir = TempDir::new("replicas", "frozen");
-    let redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (_dir, redis, a, b) = two_replicas("frozen");
     let started = a.task_rpc(
         "tools/call",
         json!({"name": "notes_watch", "arguments": {"seconds": 1}}),
@@ -594,11 +581,7 @@ fn with_redis_unreachable_a_finished_task_is_not_lost_and_the_other_replica_says
 
 #[test]
 fn a_confirming_task_asks_for_consent_and_the_answer_may_come_through_the_other_replica() {
-    let dir = TempDir::new("replicas", "consent");
-    let redis = Redis::start();
-    let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
+    let (_dir, _redis, a, b) = two_replicas("consent");
     let created = a.rpc(
         "tools/call",
         json!({"name": "notes_create", "arguments": {"title": "Doomed", "body": "soon gone"}}),

@@ -113,11 +113,8 @@ struct Session {
 
 impl Session {
     fn id(&self) -> &str {
-        self.id.get_or_init(|| {
-            let mut bytes = [0u8; 16];
-            let _ = getrandom::fill(&mut bytes);
-            bytes.iter().map(|b| format!("{b:02x}")).collect()
-        })
+        self.id
+            .get_or_init(|| crate::registry::tasks::new_id().unwrap_or_default())
     }
 }
 

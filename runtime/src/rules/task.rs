@@ -9,9 +9,6 @@
 use serde_json::{Value, json};
 use std::fmt;
 
-/// The identifier of the Tasks extension, as clients declare it.
-pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
-
 /// How a tool relates to tasks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TaskSupport {
@@ -47,15 +44,6 @@ impl TaskSupport {
         TaskSupport::ALL.into_iter().find(|t| t.as_str() == text)
     }
 
-    /// Reads `execution.taskSupport` from a descriptor: absent is
-    /// [`TaskSupport::Forbidden`], as the specification defines it.
-    pub fn of_descriptor(descriptor: &Value) -> Option<TaskSupport> {
-        match descriptor.pointer("/execution/taskSupport") {
-            None => Some(TaskSupport::Forbidden),
-            Some(value) => value.as_str().and_then(TaskSupport::parse),
-        }
-    }
-
     /// The descriptor's `execution` object; `None` for a tool that never
     /// runs as a task, whose descriptor leaves it out.
     pub fn execution_json(self) -> Option<Value> {
@@ -87,20 +75,11 @@ mod tests {
     }
 
     #[test]
-    fn a_descriptor_without_execution_never_runs_as_a_task() {
-        assert_eq!(
-            TaskSupport::of_descriptor(&json!({"name": "t"})),
-            Some(TaskSupport::Forbidden)
-        );
-        let descriptor = json!({"execution": TaskSupport::Required.execution_json()});
-        assert_eq!(
-            TaskSupport::of_descriptor(&descriptor),
-            Some(TaskSupport::Required)
-        );
-        assert_eq!(
-            TaskSupport::of_descriptor(&json!({"execution": {"taskSupport": 3}})),
-            None
-        );
+    fn a_tool_that_never_runs_as_a_task_has_no_execution_in_its_descriptor() {
         assert_eq!(TaskSupport::Forbidden.execution_json(), None);
+        assert_eq!(
+            TaskSupport::Required.execution_json(),
+            Some(json!({"taskSupport": "required"}))
+        );
     }
 }

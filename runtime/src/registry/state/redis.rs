@@ -200,7 +200,9 @@ impl StateStore for RedisStore {
     }
 }
 
-async fn timeout<T>(
+/// `operation`, or a timeout error once it has taken [`TIMEOUT`]: every
+/// Redis operation of the flags and of the tasks is bounded by it.
+pub(crate) async fn timeout<T>(
     operation: impl Future<Output = redis::RedisResult<T>>,
 ) -> redis::RedisResult<T> {
     match tokio::time::timeout(TIMEOUT, operation).await {

@@ -1,6 +1,6 @@
 //! Tasks kept in the server's memory: the default, for one process.
 
-use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, rfc3339};
+use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -139,15 +139,14 @@ impl TaskBoard {
 
     fn view(&self, id: &str, cell: &Cell) -> TaskView {
         let state = lock(&cell.state);
-        TaskView {
-            id: id.to_owned(),
-            status: state.status.clone(),
-            status_message: state.status_message.clone(),
-            created_at: rfc3339(cell.created),
-            updated_at: rfc3339(state.updated),
-            ttl_ms: self.limits.ttl.as_millis() as u64,
-            poll_interval_ms: self.limits.poll_interval.as_millis().max(1) as u64,
-        }
+        TaskView::new(
+            &self.limits,
+            id,
+            state.status.clone(),
+            state.status_message.clone(),
+            cell.created,
+            state.updated,
+        )
     }
 
     fn cell(&self, owner: &str, id: &str) -> Result<Arc<Cell>, TaskRefusal> {
@@ -223,13 +222,11 @@ impl TaskBoard {
         let cell = self.running(id)?;
         let key = {
             let mut state = lock(&cell.state);
-            // A key names one question for the task's whole life.
-            let mut key = key.to_owned();
             let mut n = 1;
-            while state.issued.contains(&key) {
+            while state.issued.contains(&numbered(key, n)) {
                 n += 1;
-                key = format!("{key}~{n}");
             }
+            let key = numbered(key, n);
             state.issued.insert(key.clone());
             match &mut state.status {
                 Status::InputRequired(open) => {

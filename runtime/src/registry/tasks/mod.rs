@@ -110,6 +110,38 @@ pub(crate) struct TaskView {
     pub poll_interval_ms: u64,
 }
 
+impl TaskView {
+    /// A task as a client sees it, with the times and intervals `limits` give.
+    pub(crate) fn new(
+        limits: &TaskLimits,
+        id: &str,
+        status: Status,
+        status_message: Option<String>,
+        created: SystemTime,
+        updated: SystemTime,
+    ) -> TaskView {
+        TaskView {
+            id: id.to_owned(),
+            status,
+            status_message,
+            created_at: rfc3339(created),
+            updated_at: rfc3339(updated),
+            ttl_ms: limits.ttl.as_millis() as u64,
+            poll_interval_ms: limits.poll_interval.as_millis().max(1) as u64,
+        }
+    }
+}
+
+/// The key a question asked under `key` takes the `n`th time the task asks
+/// under it: a key names one question for the task's whole life.
+pub(crate) fn numbered(key: &str, n: usize) -> String {
+    if n <= 1 {
+        key.to_owned()
+    } else {
+        format!("{key}~{n}")
+    }
+}
+
 /// Why a task request was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum TaskRefusal {
@@ -347,6 +379,12 @@ pub(crate) fn rfc3339(time: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_asked_again_is_numbered_from_the_key_itself() {
+        let keys: Vec<String> = (1..=3).map(|n| numbered("name", n)).collect();
+        assert_eq!(keys, ["name", "name~2", "name~3"]);
+    }
 
     #[test]
     fn timestamps_are_rfc_3339_in_utc() {

@@ -22,7 +22,8 @@
 //! replica whose handler finished keeps the ending and writes it once Redis
 //! is back, answering polls for that task from its own copy meanwhile.
 
-use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, rfc3339};
+use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered};
+use crate::registry::state::redis::timeout;
 use redis::AsyncCommands;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -38,8 +39,6 @@ const BEAT: Duration = Duration::from_secs(1);
 /// How long a running task may go without a sign of life before a poll
 /// says the replica running it stopped.
 const STALE: Duration = Duration::from_secs(10);
-/// How long one Redis operation may take before it counts as unreachable.
-const TIMEOUT: Duration = Duration::from_secs(2);
 /// The longest wait between attempts to write an ending Redis did not take.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
@@ -172,18 +171,6 @@ if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'end') =
 redis.call('HSET', KEYS[1], 'message', ARGV[1], 'updated', ARGV[2])
 return 1
 ";
-
-async fn timeout<T>(
-    operation: impl Future<Output = redis::RedisResult<T>>,
-) -> redis::RedisResult<T> {
-    match tokio::time::timeout(TIMEOUT, operation).await {
-        Ok(result) => result,
-        Err(_) => Err(redis::RedisError::from(std::io::Error::new(
-            std::io::ErrorKind::TimedOut,
-            format!("no answer within {} s", TIMEOUT.as_secs()),
-        ))),
-    }
-}
 
 fn ending_json(ending: Option<Ending>) -> Value {
     match ending {
@@ -378,15 +365,7 @@ impl RedisTaskStore {
         message: Option<String>,
         status: Status,
     ) -> TaskView {
-        TaskView {
-            id: id.to_owned(),
-            status,
-            status_message: message,
-            created_at: rfc3339(created),
-            updated_at: rfc3339(updated),
-            ttl_ms: self.ttl_ms(),
-            poll_interval_ms: self.limits.poll_interval.as_millis().max(1) as u64,
-        }
+        TaskView::new(&self.limits, id, status, message, created, updated)
     }
 
     pub(crate) async fn get(&self, owner: &str, id: &str) -> Result<TaskView, TaskRefusal> {
@@ -501,9 +480,8 @@ impl RedisTaskStore {
 
     pub(crate) async fn ask(&self, id: &str, key: &str, request: Value) -> Option<Value> {
         let [open, answers, issued, task] = self.keys(id);
-        // A key names one question for the task's whole life.
-        let mut asked = key.to_owned();
         let mut n = 1;
+        let mut asked = numbered(key, n);
         let mut down = false;
         loop {
             let attempt = async {
@@ -516,7 +494,7 @@ impl RedisTaskStore {
                         break;
                     }
                     n += 1;
-                    asked = format!("{key}~{n}");
+                    asked = numbered(key, n);
                 }
                 let _: redis::RedisResult<()> =
                     timeout(connection.pexpire(&issued, self.ttl_ms() as i64)).await;
