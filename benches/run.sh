@@ -7,6 +7,8 @@
 #                            benchmarks in process and served by separate
 #                            processes, clean and incremental builds,
 #                            `tooltable check`, the example's build script,
+#                            cold builds from an empty target directory
+#                            (benches/cold.sh),
 #                            the load test of benches/load.sh, with its
 #                            five-minute soak in round 1), then regenerates
 #                            docs/benchmarks.md. Takes long (the generated
@@ -103,6 +105,12 @@ for round in $(seq 1 "$rounds"); do
         benches/load.sh --out "$results/run$round.tsv" --duration 8 --soak "$soak"
     else
         echo "== round $round of $rounds: no load test in quick mode (benches/load.sh --quick runs it)"
+    fi
+
+    if [[ $mode == full ]]; then
+        echo "== round $round of $rounds: cold builds, tooltable against rmcp"
+        cold_features=(); [[ $round == 1 ]] && cold_features=(--features)
+        benches/cold.sh --out "$results/run$round.tsv" "${cold_features[@]}"
     fi
 
     echo "== round $round of $rounds: builds"

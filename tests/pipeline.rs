@@ -328,6 +328,54 @@ fn a_tool_hidden_inside_a_macro_fails_the_build_instead_of_passing_silently() {
     assert!(output.contains("inside another macro"), "{output}");
 }
 
+#[test]
+fn a_constraint_or_an_example_fails_the_build_at_the_tool_until_the_validate_feature_is_on() {
+    let dir = readme_crate("validate");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let manifest = manifest.replace(
+        "serde = {",
+        "schemars = { version = \"1\", default-features = false, features = [\"derive\", \"std\"] }\nserde = {",
+    );
+    std::fs::write(dir.join("Cargo.toml"), &manifest).unwrap();
+    let notes = NOTES_RS
+        .replace(
+            "#[derive(Deserialize)]\npub struct SearchParams",
+            "#[derive(Deserialize, schemars::JsonSchema)]\npub struct SearchParams",
+        )
+        .replace(
+            "    /// The most notes to return.\n",
+            "    /// The most notes to return.\n    #[schemars(range(max = 100))]\n",
+        )
+        .replace(
+            "#[tool(tier = read, toolset = \"notes\", world = closed)]",
+            "#[tool(tier = read, toolset = \"notes\", world = closed, example = r#\"{\"query\": \"milk\"}\"#)]",
+        );
+    std::fs::write(dir.join("src/notes.rs"), notes).unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(!ok, "a constraint nothing would check must fail the build");
+    assert!(
+        output.contains("src/notes.rs:22:8: the input schema of tool `notes_search` has constraints its parameter type does not enforce"),
+        "{output}"
+    );
+    assert!(
+        output.contains("src/notes.rs:21:66: the example of tool `notes_search` is checked against its input schema at build time"),
+        "{output}"
+    );
+    assert!(output.contains("features = [\"validate\"]"), "{output}");
+
+    let root = workspace().display().to_string();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        manifest.replace(
+            &format!("tooltable = {{ path = \"{root}\" }}"),
+            &format!("tooltable = {{ path = \"{root}\", features = [\"validate\"] }}"),
+        ),
+    )
+    .unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(ok, "with the validator the same crate builds: {output}");
+}
+
 /// A workspace of two crates: `contracts` holds the types, `server` (which
 /// inherits the dependency from `[workspace.dependencies]`) serves them.
 fn contracts_workspace() -> PathBuf {

@@ -8,11 +8,12 @@
 //! with its file, line and column.
 
 use crate::config::Config;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Location};
 use crate::lower::{Contract, LowerError, Lowerer};
 use crate::model::ToolDecl;
 use crate::resolve::Resolved;
 use crate::scan::{Crate, ModuleId};
+use crate::syntax::attr::ToolAttr;
 use crate::syntax::doc;
 use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
@@ -21,7 +22,7 @@ use syn::spanned::Spanned;
 use tooltable_runtime::rules::info::ToolInfo;
 use tooltable_runtime::rules::names::validate_name;
 use tooltable_runtime::rules::tier::{Annotations, Tier, World};
-use tooltable_runtime::rules::validate::{self, Validator};
+use tooltable_runtime::rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
 use tooltable_runtime::rules::{confirm, limits, schema};
 use tooltable_runtime::wire::descriptor;
 use tooltable_runtime::wire::fingerprint::{self, Fingerprint};
@@ -305,37 +306,16 @@ fn describe_tool(
         ));
     }
 
-    let validator = if errors.is_empty() {
-        match Validator::new(&input_schema) {
-            Ok(validator) => Some(validator),
-            Err(e) => {
-                errors.push(Diagnostic::error(
-                    at(decl.fn_ident.span()),
-                    format!(
-                        "the input schema of tool `{}` cannot be enforced: {e}",
-                        decl.name
-                    ),
-                ));
-                None
-            }
-        }
-    } else {
-        None
-    };
-    if let (Some(example), Some(validator)) = (&attr.example, &validator)
-        && let Err(violations) = validator.check(&example.value)
-    {
-        errors.extend(violations.iter().map(|v| {
-            Diagnostic::error(
-                at(example.span),
-                format!(
-                    "the example of tool `{}` does not fit its input schema: {v}; correct the example or the parameter type",
-                    decl.name
-                ),
-            )
-        }));
-    }
     let validates = validate::needs_validation(&input_schema);
+    if errors.is_empty() {
+        errors.extend(check_enforceable(
+            &decl,
+            attr,
+            &input_schema,
+            validates,
+            &at,
+        ));
+    }
 
     let (output_schema, wrap_output) = match (decl.shape.output.kind, &decl.shape.output.ty) {
         (OutputKind::Text | OutputKind::Content, _) => (None, false),
@@ -412,6 +392,62 @@ fn describe_tool(
         },
         warnings,
     ))
+}
+
+/// Whether the server will be able to enforce the input schema, and
+/// whether the declared example fits it. Both need the JSON Schema
+/// validator; a build without it refuses, at the tool, what only the
+/// validator could check, so no published constraint goes unchecked.
+fn check_enforceable(
+    decl: &ToolDecl,
+    attr: &ToolAttr,
+    input_schema: &Value,
+    validates: bool,
+    at: &dyn Fn(proc_macro2::Span) -> Location,
+) -> Vec<Diagnostic> {
+    let name = &decl.name;
+    let validator = match Validator::new(input_schema) {
+        Ok(validator) => Some(validator),
+        Err(SchemaError::NoValidator) => None,
+        Err(e) => {
+            return vec![Diagnostic::error(
+                at(decl.fn_ident.span()),
+                format!("the input schema of tool `{name}` cannot be enforced: {e}"),
+            )];
+        }
+    };
+    let mut errors = Vec::new();
+    if validator.is_none() && validates {
+        errors.push(Diagnostic::error(
+            at(decl.fn_ident.span()),
+            format!(
+                "the input schema of tool `{name}` has constraints its parameter type does not enforce (bounds, lengths, patterns or formats), which the server checks before the handler runs: {NO_VALIDATOR}"
+            ),
+        ));
+    }
+    if let Some(example) = &attr.example {
+        match &validator {
+            None => errors.push(Diagnostic::error(
+                at(example.span),
+                format!(
+                    "the example of tool `{name}` is checked against its input schema at build time: {NO_VALIDATOR}; or remove the example"
+                ),
+            )),
+            Some(validator) => {
+                if let Err(violations) = validator.check(&example.value) {
+                    errors.extend(violations.iter().map(|v| {
+                        Diagnostic::error(
+                            at(example.span),
+                            format!(
+                                "the example of tool `{name}` does not fit its input schema: {v}; correct the example or the parameter type"
+                            ),
+                        )
+                    }));
+                }
+            }
+        }
+    }
+    errors
 }
 
 fn check_duplicates(krate: &Crate, tools: &[DescribedTool], diagnostics: &mut Vec<Diagnostic>) {

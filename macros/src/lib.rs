@@ -54,13 +54,14 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
             return quote!(#(#errors)* #item);
         }
     };
+    let check = check(&shape, attr.confirms());
     let name = attr
         .name
         .map_or_else(|| default_name(&handler.sig.ident), |n| n.value);
     let shim = if shape.receiver {
-        method_shim(&handler, &shape, &name)
+        method_shim(&handler, &shape, &name, &check)
     } else {
-        free_shim(&handler, &shape, &name)
+        free_shim(&handler, &shape, &name, &check)
     };
     // A table of another contract version is refused once, by
     // `include_table!`; the shims step aside rather than add type errors.
@@ -156,7 +157,25 @@ fn call_binding(shape: &HandlerShape) -> TokenStream2 {
     }
 }
 
-fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2 {
+/// A confirming tool's arguments are parsed before a person is asked to
+/// allow the call; the shim lends the table its parsing for that.
+fn check(shape: &HandlerShape, confirms: bool) -> TokenStream2 {
+    let private = private();
+    match (&shape.params, confirms) {
+        (_, false) => quote!(::core::option::Option::None),
+        (Some(params), true) => {
+            quote!(::core::option::Option::Some(#private::check_args::<#params>))
+        }
+        (None, true) => quote!(::core::option::Option::Some(#private::no_args)),
+    }
+}
+
+fn free_shim(
+    handler: &ItemFn,
+    shape: &HandlerShape,
+    name: &str,
+    check: &TokenStream2,
+) -> TokenStream2 {
     let private = private();
     let markers = format_ident!("{}", link::MARKERS_MODULE);
     let seen = format_ident!("{}", link::SEEN_MACRO);
@@ -236,6 +255,7 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
                         handler: #handler_value,
                         reference: #reference,
                         takes_call: #takes_call,
+                        check: #check,
                     };
                 }
                 #invoke
@@ -244,7 +264,12 @@ fn free_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2
     }
 }
 
-fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStream2 {
+fn method_shim(
+    handler: &ItemFn,
+    shape: &HandlerShape,
+    name: &str,
+    check: &TokenStream2,
+) -> TokenStream2 {
     let private = private();
     let seen = format_ident!("{}", link::SEEN_MACRO);
     let key = format_ident!("{}", link::seen_key(name));
@@ -287,6 +312,7 @@ fn method_shim(handler: &ItemFn, shape: &HandlerShape, name: &str) -> TokenStrea
                 handler: #handler_value,
                 reference: #reference,
                 takes_call: #takes_call,
+                check: #check,
             };
         } }
     }

@@ -12,7 +12,8 @@ pub use crate::call::error::ToolError;
 pub use crate::call::handle::Call;
 pub use crate::call::handler::{Arguments, BoxFuture, Failure, Handler, Outcome, Output};
 pub use crate::call::shape::{
-    IntoFailure, Raised, Returned, Split, content, no_args, parse_args, structured, text,
+    IntoFailure, Raised, Returned, Split, check_args, content, no_args, parse_args, structured,
+    text,
 };
 pub use crate::rules::confirm::Confirm;
 pub use crate::rules::info::ToolInfo;

@@ -374,7 +374,7 @@ fn the_call_order_is_unknown_then_policy_then_enabled_then_pin_then_arguments_th
             "items_destroy",
             json!({"id": "x", "confirm": true})
         ))
-        .starts_with("Invalid arguments for items_destroy: at `/id`")
+        .starts_with("Invalid arguments for items_destroy: at `id`, invalid type")
     );
     // 6. Consent answers before the handler.
     assert!(

@@ -602,7 +602,8 @@ fn speed(ratio: f64) -> String {
 }
 
 /// A measurement with its unit: bytes for `bytes/…` and `rss/…`, requests
-/// per second for `…/rps`, a count for `…/errors` and `…/seconds`,
+/// per second for `…/rps`, a count for `…/errors`, `…/seconds`,
+/// `…/crates` and `…/twice`,
 /// otherwise a time in nanoseconds.
 fn quantity(name: &str, value: f64) -> String {
     if name.starts_with("bytes/") {
@@ -614,7 +615,11 @@ fn quantity(name: &str, value: f64) -> String {
     if name.ends_with("rps") {
         return format!("{value:.0} req/s");
     }
-    if name.ends_with("errors") || name.ends_with("seconds") {
+    if name.ends_with("errors")
+        || name.ends_with("seconds")
+        || name.ends_with("/crates")
+        || name.ends_with("/twice")
+    {
         return format!("{value:.0}");
     }
     let (scaled, unit) = if value >= 1e9 {

@@ -149,11 +149,20 @@ pub(crate) async fn execute<C>(
         None => None,
     };
     let (run, output_validator) = match invoke {
-        Invoke::Static(handler, validator) => {
+        Invoke::Static {
+            handler,
+            validator,
+            check,
+        } => {
             if let Some(validator) = validator
                 && let Some(refusal) = refuse_arguments(info.name, validator, &arguments)
             {
                 return Ok(Reply::Complete(refusal));
+            }
+            if let Some(check) = check
+                && let Err(Failure::Arguments(detail)) = check(&arguments)
+            {
+                return Ok(Reply::Complete(invalid_arguments(info.name, &detail)));
             }
             (Run::Static(handler), None)
         }
@@ -246,12 +255,14 @@ type SyncHandler<C> = fn(&C, Arguments, &Call) -> Outcome;
 /// the handler is synchronous), and what it needs is baked.
 pub(crate) fn at_once<'h, C>(info: &ToolInfo<'_>, invoke: &Invoke<'h, C>) -> Option<AtOnce<'h, C>> {
     match invoke {
-        Invoke::Static(Handler::Sync(handler), validator) if info.confirm.is_none() => {
-            Some(AtOnce {
-                handler: *handler,
-                validator: *validator,
-            })
-        }
+        Invoke::Static {
+            handler: Handler::Sync(handler),
+            validator,
+            ..
+        } if info.confirm.is_none() => Some(AtOnce {
+            handler: *handler,
+            validator: *validator,
+        }),
         _ => None,
     }
 }
@@ -310,9 +321,7 @@ fn finish(
             CallToolResult::error(GENERIC_FAILURE)
         }
         Ok(Ok(output)) => shape(output, wrap_output),
-        Ok(Err(Failure::Arguments(detail))) => {
-            CallToolResult::error(format!("Invalid arguments for {}: {detail}", info.name))
-        }
+        Ok(Err(Failure::Arguments(detail))) => invalid_arguments(info.name, &detail),
         Ok(Err(Failure::Tool(error))) => match error.into_protocol() {
             Ok(protocol) => return Err(protocol),
             Err(error) => match (error.message(), error.missing()) {
@@ -376,6 +385,11 @@ fn refuse_arguments<V: std::borrow::Borrow<Validator>>(
         "Invalid arguments for {tool}: {}.",
         validate::describe(&violations)
     )))
+}
+
+/// The refusal of arguments the parameter type does not accept.
+fn invalid_arguments(tool: &str, detail: &str) -> CallToolResult {
+    CallToolResult::error(format!("Invalid arguments for {tool}: {detail}"))
 }
 
 fn shape(output: Output, wrap: bool) -> CallToolResult {

@@ -31,6 +31,9 @@ pub enum Handler<C: 'static> {
     Async(for<'a> fn(&'a C, Arguments, &'a Call) -> BoxFuture<'a, Outcome>),
 }
 
+/// A baked handler's own parsing of its arguments, without running it.
+pub type Check = fn(&Arguments) -> Result<(), Failure>;
+
 /// The handler of a tool registered at run time by a provider.
 pub type DynHandler<C> = std::sync::Arc<
     dyn for<'a> Fn(&'a C, Arguments, &'a Call) -> BoxFuture<'a, Outcome> + Send + Sync,
@@ -39,9 +42,15 @@ pub type DynHandler<C> = std::sync::Arc<
 /// A handler of either kind, with the validators its arguments and results
 /// go through.
 pub(crate) enum Invoke<'h, C: 'static> {
-    /// Baked into the static table; its input schema's validator when the
-    /// schema says more than the parameter type enforces.
-    Static(&'h Handler<C>, Option<&'h Result<Validator, SchemaError>>),
+    /// Baked into the static table.
+    Static {
+        handler: &'h Handler<C>,
+        /// The input schema's validator, when the schema says more than
+        /// the parameter type enforces.
+        validator: Option<&'h Result<Validator, SchemaError>>,
+        /// A confirming tool's parsing of its arguments (the shim's).
+        check: Option<Check>,
+    },
     /// Registered by a provider: its arguments are always checked against
     /// its input schema (no parameter type stands between them and the
     /// handler), and its structured results against its output schema.

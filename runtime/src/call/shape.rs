@@ -17,6 +17,16 @@ pub fn parse_args<P: DeserializeOwned>(arguments: Arguments) -> Result<P, Failur
     P::deserialize(&value).map_err(|_| argument_failure::<P>(&value))
 }
 
+/// Whether the arguments deserialize into the parameter type, worded as
+/// [`parse_args`] words a failure: a confirming call's arguments are
+/// checked before a person is asked to allow it.
+pub fn check_args<P: DeserializeOwned>(arguments: &Arguments) -> Result<(), Failure> {
+    let value = Value::Object(arguments.clone());
+    P::deserialize(&value)
+        .map(drop)
+        .map_err(|_| argument_failure::<P>(&value))
+}
+
 fn argument_failure<P: DeserializeOwned>(value: &Value) -> Failure {
     match serde_path_to_error::deserialize::<_, P>(value) {
         Ok(_) => Failure::Arguments("the arguments do not fit the parameter type.".into()),

@@ -11,16 +11,24 @@
 //! subject. Callers without one (the operator, everyone on a server without
 //! authentication) cannot be told apart, so only the bound on calls in all
 //! applies to them: a per-caller budget shared by everyone would be a
-//! server-wide rate limit nobody asked for.
+//! server-wide rate limit nobody asked for. The rate is kept only where
+//! there can be more than one caller, over HTTP (feature `http`): a stdio
+//! server has one peer, and the limiter would only add to its build.
 
 use crate::registry::policy::Caller;
 use crate::rules::quote;
+#[cfg(feature = "http")]
 use governor::clock::{Clock, DefaultClock};
+#[cfg(feature = "http")]
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
+#[cfg(feature = "http")]
 use std::num::NonZeroU32;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+#[cfg(feature = "http")]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "http")]
 use std::time::Duration;
 
 /// Calls in progress at once, in all, by default.
@@ -34,6 +42,7 @@ pub(crate) const DEFAULT_CALL_BURST: u32 = 100;
 
 /// How often, in admitted calls, the rate limiter forgets callers it has
 /// not seen for a while, so its memory stays bounded by recent callers.
+#[cfg(feature = "http")]
 const FORGET_EVERY: u64 = 1024;
 
 /// The bounds a call is admitted against.
@@ -88,7 +97,9 @@ pub(crate) struct Admission {
     /// Calls in progress per subject; only subjects with one in progress,
     /// so bounded by `max_concurrent`.
     by_caller: Mutex<HashMap<String, usize>>,
+    #[cfg(feature = "http")]
     rate: DefaultKeyedRateLimiter<String>,
+    #[cfg(feature = "http")]
     admitted: AtomicU64,
 }
 
@@ -113,15 +124,40 @@ impl Drop for Admitted<'_> {
 
 impl Admission {
     pub(crate) fn new(limits: CallLimits) -> Admission {
-        let per_second = NonZeroU32::new(limits.per_second).unwrap_or(NonZeroU32::MIN);
-        let burst = NonZeroU32::new(limits.burst).unwrap_or(NonZeroU32::MIN);
+        #[cfg(feature = "http")]
+        let quota = {
+            let per_second = NonZeroU32::new(limits.per_second).unwrap_or(NonZeroU32::MIN);
+            let burst = NonZeroU32::new(limits.burst).unwrap_or(NonZeroU32::MIN);
+            Quota::per_second(per_second).allow_burst(burst)
+        };
         Admission {
             limits,
             total: AtomicUsize::new(0),
             by_caller: Mutex::new(HashMap::new()),
-            rate: RateLimiter::keyed(Quota::per_second(per_second).allow_burst(burst)),
+            #[cfg(feature = "http")]
+            rate: RateLimiter::keyed(quota),
+            #[cfg(feature = "http")]
             admitted: AtomicU64::new(0),
         }
+    }
+
+    /// Whether a caller with this subject may start a call now, at its rate.
+    #[cfg(feature = "http")]
+    fn within_rate(&self, key: &String, tool: &str) -> Result<(), String> {
+        if let Err(not_until) = self.rate.check_key(key) {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(format!(
+                "{} was not started: this caller starts calls faster than this server allows ({} a second); try again in {}",
+                quote::text(tool),
+                self.limits.per_second,
+                seconds(wait)
+            ));
+        }
+        if self.admitted.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
+            self.rate.retain_recent();
+            self.rate.shrink_to_fit();
+        }
+        Ok(())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
@@ -171,19 +207,8 @@ impl Admission {
     /// calls in all, then its own calls in progress.
     fn admit_subject(&self, subject: &str, tool: &str) -> Result<Admitted<'_>, String> {
         let key = subject.to_owned();
-        if let Err(not_until) = self.rate.check_key(&key) {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            return Err(format!(
-                "{} was not started: this caller starts calls faster than this server allows ({} a second); try again in {}",
-                quote::text(tool),
-                self.limits.per_second,
-                seconds(wait)
-            ));
-        }
-        if self.admitted.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
-            self.rate.retain_recent();
-            self.rate.shrink_to_fit();
-        }
+        #[cfg(feature = "http")]
+        self.within_rate(&key, tool)?;
         if self.total.fetch_add(1, Ordering::AcqRel) >= self.limits.max_concurrent {
             return Err(self.refuse_over_total(tool));
         }
@@ -208,6 +233,7 @@ impl Admission {
 }
 
 /// A wait as a person reads it: "0.25 s", at least a hundredth.
+#[cfg(feature = "http")]
 fn seconds(wait: Duration) -> String {
     format!("{:.2} s", wait.as_secs_f64().max(0.01))
 }
@@ -269,6 +295,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "http")]
     #[test]
     fn a_caller_over_its_rate_is_told_when_to_retry_and_others_are_not_slowed() {
         let admission = limits(100, 100, 1, 3);

@@ -227,12 +227,13 @@ pub(crate) fn validate_batch<C: 'static>(
                 Value::Object(tool.declarations.clone()),
             );
         }
-        let input_validator =
-            Validator::new(&input).map_err(|e| refuse(format!("its input {e}")))?;
+        let input_validator = Validator::new(&input)
+            .map_err(|e| refuse(format!("its input schema cannot be enforced: {e}")))?;
         let output_validator = match &tool.output_schema {
-            Some(output) => {
-                Some(Validator::new(output).map_err(|e| refuse(format!("its output {e}")))?)
-            }
+            Some(output) => Some(
+                Validator::new(output)
+                    .map_err(|e| refuse(format!("its output schema cannot be enforced: {e}")))?,
+            ),
             None => None,
         };
         let descriptor = descriptor::build(DescriptorParts {

@@ -18,5 +18,4 @@ pub mod quote;
 pub mod schema;
 pub mod task;
 pub mod tier;
-#[cfg(feature = "validate")]
 pub mod validate;

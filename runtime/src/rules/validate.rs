@@ -11,7 +11,16 @@
 //! quoted by the one rule ([`quote::text`]), with the offending value left
 //! out of the message (it can be megabytes), so a large bad request never
 //! makes a larger reply.
+//!
+//! The validator is the heaviest thing a server can compile, so it comes
+//! with the `validate` feature only, which the `tooltable` facade turns on
+//! for the build script and the server together. Without it no schema
+//! compiles ([`SchemaError::NoValidator`]): the build refuses a tool whose
+//! schema needs checking ([`needs_validation`]) or that declares an
+//! example, and the server refuses to register tools at run time, so no
+//! schema a server publishes goes unchecked.
 
+#[cfg(feature = "validate")]
 use crate::rules::quote;
 use serde_json::Value;
 use std::fmt;
@@ -41,18 +50,39 @@ impl fmt::Display for Violation {
 
 /// Why a schema could not be compiled into a validator.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaError(pub String);
+pub enum SchemaError {
+    /// The schema is not valid JSON Schema 2020-12; the validator's reason.
+    Invalid(String),
+    /// This program was built without the `validate` feature.
+    NoValidator,
+}
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the schema is not valid JSON Schema 2020-12: {}", self.0)
+        match self {
+            SchemaError::Invalid(reason) => {
+                write!(f, "the schema is not valid JSON Schema 2020-12: {reason}")
+            }
+            SchemaError::NoValidator => f.write_str(NO_VALIDATOR),
+        }
     }
 }
 
 impl std::error::Error for SchemaError {}
 
+/// What to do when a schema must be checked and the validator is not
+/// compiled in: one sentence for the build script, the table and the registry.
+pub const NO_VALIDATOR: &str = "checking values against a JSON Schema needs the `validate` feature of tooltable, which this program was built without; enable it (`tooltable = { ..., features = [\"validate\"] }` in Cargo.toml)";
+
 /// A compiled schema.
-pub struct Validator(jsonschema::Validator);
+pub struct Validator(Compiled);
+
+#[cfg(feature = "validate")]
+type Compiled = jsonschema::Validator;
+
+/// Without the validator no schema compiles, so no [`Validator`] exists.
+#[cfg(not(feature = "validate"))]
+enum Compiled {}
 
 impl fmt::Debug for Validator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -62,15 +92,29 @@ impl fmt::Debug for Validator {
 
 impl Validator {
     /// Compiles `schema` (draft 2020-12, `format` asserted, local `$ref`s only).
+    #[cfg(feature = "validate")]
     pub fn new(schema: &Value) -> Result<Validator, SchemaError> {
         jsonschema::draft202012::options()
             .should_validate_formats(true)
             .build(schema)
             .map(Validator)
-            .map_err(|e| SchemaError(quote::text(&e.masked().to_string()).into_owned()))
+            .map_err(|e| SchemaError::Invalid(quote::text(&e.masked().to_string()).into_owned()))
+    }
+
+    /// Without the `validate` feature: refuses every schema.
+    #[cfg(not(feature = "validate"))]
+    pub fn new(_schema: &Value) -> Result<Validator, SchemaError> {
+        Err(SchemaError::NoValidator)
     }
 
     /// Checks `value`; on failure, the first [`MAX_VIOLATIONS`] violations.
+    #[cfg(not(feature = "validate"))]
+    pub fn check(&self, _value: &Value) -> Result<(), Vec<Violation>> {
+        match self.0 {}
+    }
+
+    /// Checks `value`; on failure, the first [`MAX_VIOLATIONS`] violations.
+    #[cfg(feature = "validate")]
     pub fn check(&self, value: &Value) -> Result<(), Vec<Violation>> {
         if self.0.is_valid(value) {
             return Ok(());
@@ -136,6 +180,19 @@ const STRUCTURAL: [&str; 22] = [
 /// Keywords that only annotate.
 const ANNOTATIONS: [&str; 3] = ["readOnly", "writeOnly", "nullable"];
 
+/// The bound of an integer format's Rust type, as schemars writes it.
+fn type_bound(format: &str, key: &str) -> Option<f64> {
+    let (low, high) = match format {
+        "int8" => (i8::MIN as f64, i8::MAX as f64),
+        "int16" => (i16::MIN as f64, i16::MAX as f64),
+        "uint8" => (0.0, u8::MAX as f64),
+        "uint16" => (0.0, u16::MAX as f64),
+        f if f.starts_with("uint") => (0.0, f64::NAN),
+        _ => return None,
+    };
+    Some(if key == "minimum" { low } else { high })
+}
+
 /// Whether a schema promises anything that deserializing into the
 /// parameter type does not check: a bound, a length, a pattern, a format,
 /// uniqueness. The build script asks this of every baked input schema, so
@@ -148,11 +205,10 @@ pub fn needs_validation(schema: &Value) -> bool {
     let format = map.get("format").and_then(Value::as_str);
     map.iter().any(|(key, value)| match key.as_str() {
         "format" => !format.is_some_and(|f| INTEGER_FORMATS.contains(&f)),
-        // schemars writes `minimum: 0` on unsigned integers, which their
-        // type already refuses to go below.
-        "minimum" => {
-            !(format.is_some_and(|f| f.starts_with("uint")) && value.as_f64() == Some(0.0))
-        }
+        // schemars writes the range of a small integer type (`minimum: 0`
+        // on every unsigned one, `maximum: 255` on `u8`, ...), which the
+        // type already enforces.
+        "minimum" | "maximum" => value.as_f64() != format.and_then(|f| type_bound(f, key)),
         "properties" | "$defs" => value
             .as_object()
             .is_some_and(|m| m.values().any(needs_validation)),
@@ -164,7 +220,7 @@ pub fn needs_validation(schema: &Value) -> bool {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "validate"))]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -240,5 +296,9 @@ mod tests {
         assert!(needs_validation(
             &json!({"type": "string", "format": "email"})
         ));
+        let small = json!({"type": "object", "properties": {"a": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}, "b": {"type": "integer", "format": "int16", "minimum": -32768, "maximum": 32767}}});
+        assert!(!needs_validation(&small));
+        let narrower = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
+        assert!(needs_validation(&narrower));
     }
 }

@@ -4,7 +4,7 @@
 //! free function, on the marker type the generated table declares) or an
 //! associated constant (a method); the table reads a [`ShimFns`] from it.
 
-use crate::call::handler::Handler;
+use crate::call::handler::{Check, Handler};
 use serde_json::Value;
 
 /// What a `#[tool]` shim gives the table: how to invoke the handler, and
@@ -19,6 +19,10 @@ pub struct ShimFns<C: 'static> {
     /// Whether the handler takes the per-call handle: a served call builds
     /// the full handle only for those that do.
     pub takes_call: bool,
+    /// For a confirming tool, the handler's own parsing of its arguments,
+    /// run before a person is asked to allow the call, so nobody is asked
+    /// to allow a call its parameter type would then refuse.
+    pub check: Option<Check>,
 }
 
 /// schemars' schemas for a tool's parameter and return types, before
