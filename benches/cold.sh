@@ -244,7 +244,8 @@ rmcp_crate() {
     else
         deps='rmcp = { version = "3.11", features = ["server", "macros", "transport-streamable-http-server"] }
 hyper = { version = "1", features = ["server", "http1"] }
-hyper-util = { version = "0.1", features = ["tokio", "service"] }'
+hyper-util = { version = "0.1", features = ["tokio", "service"] }
+tokio = { version = "1", features = ["macros", "rt-multi-thread", "net"] }'
     fi
     cat > "$dir/Cargo.toml" <<EOF
 [package]
@@ -258,8 +259,8 @@ edition = "2024"
 $deps
 serde = { version = "1", features = ["derive"] }
 schemars = "1"
-tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 EOF
+    [[ $transport == stdio ]] && echo 'tokio = { version = "1", features = ["macros", "rt-multi-thread"] }' >> "$dir/Cargo.toml"
     { rmcp_tools_rs; echo; } > "$dir/src/lib.rs"
     if [[ $transport == stdio ]]; then
         cat > "$dir/src/main.rs" <<'EOF'
