@@ -1,39 +1,46 @@
 #!/usr/bin/env bash
 # Cold builds: what a new user, or CI without a warm cache, pays before the
 # first run. Builds a minimal server from an empty target directory,
-# dependencies included, on tooltable and on rmcp, in turn, and then the
+# dependencies included, on tooltable and on rmcp, in turn, and the
 # minimal tooltable server with each feature added, and records for each
 # the wall time of `cargo build` and the number of crates compiled.
 #
-#   benches/cold.sh --out FILE [--rounds K] [--features]
+#   benches/cold.sh --results DIR [--rounds K | --round R] [--features] [--report FILE]
+#
+# Round R appends its measurements to DIR/runR.tsv (benches/run.sh passes
+# its own round; alone, --rounds K runs rounds 1 to K). --features adds the
+# feature builds to the first round run. --report FILE then rewrites the
+# cold-build section of FILE (docs/benchmarks.md) from DIR's rounds.
 #
 # The servers (written under target/bench-cold/) are the README's kind:
 # three read tools over a context, served on stdio (`tooltable::serve::stdio`
 # against rmcp's `#[tool_router]` with `Parameters<T>` and schemars on
 # `rmcp::transport::stdio()`), and the same over streamable HTTP
-# (`Server::http_on` against rmcp's `StreamableHttpService` on hyper). Both
+# (`Server::http` against rmcp's `StreamableHttpService` on hyper). Both
 # sides use the workspace's Cargo.lock, so they compile the same versions;
-# sources are fetched before any timing. Lines written to FILE:
+# sources are fetched before any timing. Metrics:
 #   cold/<stdio|http>/<tooltable|rmcp>          wall time, ns
-#   cold/<stdio|http>/<tooltable|rmcp>/crates   crates compiled
-#   cold/<stdio|http>/<tooltable|rmcp>/twice    crates compiled more than once
-#   cold-feature/<feature>                       the stdio server with it (--features)
-#   cold-feature/<feature>/crates
+#   cold/<stdio|http>/<tooltable|rmcp>/crates   packages compiled
+#   cold/<stdio|http>/<tooltable|rmcp>/twice    libraries compiled more than once
+#   cold-feature/<feature>[/crates]             the stdio server with the feature
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-out=""; rounds=1; features=0
+results=""; first=1; last=1; features=0; report=""
 while [[ $# -gt 0 ]]; do
     case $1 in
-        --out) out=$2; shift 2 ;;
-        --rounds) rounds=$2; shift 2 ;;
+        --results) results=$2; shift 2 ;;
+        --rounds) first=1; last=$2; shift 2 ;;
+        --round) first=$2; last=$2; shift 2 ;;
         --features) features=1; shift ;;
-        *) echo "usage: benches/cold.sh --out FILE [--rounds K] [--features]" >&2; exit 2 ;;
+        --report) report=$2; shift 2 ;;
+        *) echo "usage: benches/cold.sh --results DIR [--rounds K | --round R] [--features] [--report FILE]" >&2; exit 2 ;;
     esac
 done
-[[ -n $out ]] || { echo "benches/cold.sh: --out FILE is required" >&2; exit 2; }
-mkdir -p "$(dirname "$out")"
+[[ -n $results ]] || { echo "benches/cold.sh: --results DIR is required" >&2; exit 2; }
+mkdir -p "$results"
+results=$(cd "$results" && pwd)
 
 root=$repo/target/bench-cold
 rm -rf "$root"
@@ -305,7 +312,7 @@ EOF
     cp "$repo/Cargo.lock" "$dir/Cargo.lock"
 }
 
-record() { printf '%s\t%s\n' "$1" "$2" | tee -a "$out"; }
+record() { printf '%s\t%s\n' "$1" "$2" | tee -a "$results/run$round.tsv"; }
 
 # cold METRIC DIR: a cargo build from an empty target directory.
 cold() {
@@ -332,15 +339,13 @@ for transport in stdio http; do
     tooltable_crate "$root/$transport-tooltable" "$transport" "$features"
     rmcp_crate "$root/$transport-rmcp" "$transport"
 done
-if [[ $features == 1 ]]; then
-    for feature in validate http auth redis anyhow; do
-        tooltable_crate "$root/feature-$feature" stdio "\"$feature\""
-    done
-fi
+for feature in validate http auth redis anyhow; do
+    tooltable_crate "$root/feature-$feature" stdio "\"$feature\""
+done
 echo "== fetching sources"
 for dir in "$root"/*/; do (cd "$dir" && cargo fetch -q); done
 
-for round in $(seq 1 "$rounds"); do
+for round in $(seq "$first" "$last"); do
     for transport in stdio http; do
         # In turn, so that load from elsewhere hits both sides alike.
         for side in tooltable rmcp; do
@@ -348,10 +353,22 @@ for round in $(seq 1 "$rounds"); do
             cold "cold/$transport/$side" "$root/$transport-$side"
         done
     done
+    if [[ $features == 1 ]]; then
+        for feature in validate http auth redis anyhow; do
+            echo "== round $round: cold build, stdio with $feature"
+            cold "cold-feature/$feature" "$root/feature-$feature"
+        done
+        features=0
+    fi
 done
-if [[ $features == 1 ]]; then
-    for feature in validate http auth redis anyhow; do
-        echo "== cold build, stdio with $feature"
-        cold "cold-feature/$feature" "$root/feature-$feature"
+for side in tooltable rmcp; do
+    for transport in stdio http; do
+        echo "compiled twice, $transport, $side: $(tr '\n' ' ' < "$root/$transport-$side/twice.txt")"
     done
+done
+if [[ -n $report ]]; then
+    cargo run -q --release -p tooltable-bench -- report --results "$results" \
+        --machine /dev/null --command "benches/cold.sh --results DIR --rounds $last --features" \
+        --out "$report" --section cold
+    echo "== rewrote the cold-build section of $report"
 fi

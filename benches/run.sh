@@ -110,7 +110,7 @@ for round in $(seq 1 "$rounds"); do
     if [[ $mode == full ]]; then
         echo "== round $round of $rounds: cold builds, tooltable against rmcp"
         cold_features=(); [[ $round == 1 ]] && cold_features=(--features)
-        benches/cold.sh --out "$results/run$round.tsv" "${cold_features[@]}"
+        benches/cold.sh --results "$results" --round "$round" "${cold_features[@]}"
     fi
 
     echo "== round $round of $rounds: builds"

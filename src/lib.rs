@@ -33,10 +33,14 @@
 //! [`content`], [`manifest`], [`declarations`], [`serve`] (feature `serve`,
 //! on by default) and [`testing`] (feature `schema-guard`).
 //!
-//! Features: `serve` (default: stdio through rmcp), `http` (streamable HTTP
-//! and the tower service), `auth` (bearer tokens on HTTP), `redis` (enable
-//! flags shared by replicas), `anyhow` and `eyre` (handlers that fail with
-//! `anyhow::Error` or `eyre::Report`), `schema-guard` (for tests).
+//! Features: `serve` (default: stdio through rmcp), `validate` (the JSON
+//! Schema validator: constraints serde does not enforce, examples, tools
+//! registered at run time; the build says when a crate needs it), `http`
+//! (streamable HTTP and the tower service), `auth` (bearer tokens on HTTP),
+//! `redis` (enable flags and tasks shared by replicas), `anyhow` and `eyre`
+//! (handlers that fail with `anyhow::Error` or `eyre::Report`),
+//! `docs-template` (a docs page from a template of the crate's own),
+//! `schema-guard` (for tests).
 
 #![warn(missing_docs)]
 

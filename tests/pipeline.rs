@@ -376,6 +376,42 @@ fn a_constraint_or_an_example_fails_the_build_at_the_tool_until_the_validate_fea
     assert!(ok, "with the validator the same crate builds: {output}");
 }
 
+#[test]
+fn a_docs_template_fails_the_build_saying_which_feature_renders_it_until_it_is_on() {
+    let dir = readme_crate("docs-template");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap()
+        + "\n[package.metadata.tooltable]\ndocs_template = \"tools.md.j2\"\n";
+    std::fs::write(dir.join("Cargo.toml"), &manifest).unwrap();
+    std::fs::write(
+        dir.join("tools.md.j2"),
+        "# The tools of {{ crate_name }}\n\n{{ count }}\n",
+    )
+    .unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(!ok, "a template nothing can render must fail the build");
+    assert!(
+        output.contains("`docs_template` in [package.metadata.tooltable] names tools.md.j2, and a template of your own is rendered by a template engine that comes with the `docs-template` feature of tooltable"),
+        "{output}"
+    );
+
+    let root = workspace().display().to_string();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        manifest.replace(
+            &format!("tooltable = {{ path = \"{root}\" }}"),
+            &format!("tooltable = {{ path = \"{root}\", features = [\"docs-template\"] }}"),
+        ),
+    )
+    .unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(ok, "with the feature the same crate builds: {output}");
+    let docs = std::fs::read_to_string(dir.join("docs/tools.md")).unwrap();
+    assert!(
+        docs.ends_with("# The tools of readme-demo\n\n3 tools."),
+        "{docs}"
+    );
+}
+
 /// A workspace of two crates: `contracts` holds the types, `server` (which
 /// inherits the dependency from `[workspace.dependencies]`) serves them.
 fn contracts_workspace() -> PathBuf {

@@ -175,9 +175,14 @@ impl Analysis {
     /// The Markdown docs page, through the crate's template or the built-in one.
     pub fn docs(&self) -> Result<String, Diagnostic> {
         let page = DocsPage::new(&self.config.package_name, &self.table);
-        let Some(relative) = &self.config.docs_template else {
-            return Ok(page.render_builtin());
-        };
+        match &self.config.docs_template {
+            None => Ok(page.render_builtin()),
+            Some(relative) => self.docs_from_template(&page, relative),
+        }
+    }
+
+    #[cfg(feature = "templates")]
+    fn docs_from_template(&self, page: &DocsPage, relative: &Path) -> Result<String, Diagnostic> {
         let path = self.config.crate_dir.join(relative);
         let source = std::fs::read_to_string(&path).map_err(|e| {
             Diagnostic::general(format!(
@@ -195,6 +200,14 @@ impl Analysis {
         } else {
             format!("{}\n\n{rendered}", crate::emit::docs::MARKER)
         })
+    }
+
+    #[cfg(not(feature = "templates"))]
+    fn docs_from_template(&self, _page: &DocsPage, relative: &Path) -> Result<String, Diagnostic> {
+        Err(Diagnostic::general(format!(
+            "`docs_template` in [package.metadata.tooltable] names {}, and a template of your own is rendered by a template engine that comes with the `docs-template` feature of tooltable, which this build was built without; enable it (`tooltable = {{ ..., features = [\"docs-template\"] }}` in Cargo.toml), or remove the key to use the built-in page",
+            relative.display()
+        )))
     }
 
     /// The files the crate commits and the build keeps in step (the

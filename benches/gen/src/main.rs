@@ -6,7 +6,10 @@
 //!   examples/notes-server for the load test, as one workspace.
 //! - `report --results DIR --machine FILE --command TEXT --out FILE` reads
 //!   the measurements of every repeated run and writes docs/benchmarks.md
-//!   from the template in benches/report.md.
+//!   from the template in benches/report.md. With `--section NAME`, only
+//!   the template's section marked `<!-- section:NAME -->` is rendered, and
+//!   replaces the same section of the existing FILE: benches/cold.sh's
+//!   numbers refresh its section without rerunning everything.
 //!
 //! Nothing generated is committed: run.sh writes it under target/.
 
@@ -22,7 +25,7 @@ mod workspace;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: tooltable-bench generate --repo DIR --out DIR --sizes N[,N...]\n       tooltable-bench report --results DIR --machine FILE --command TEXT --out FILE";
+const USAGE: &str = "usage: tooltable-bench generate --repo DIR --out DIR --sizes N[,N...]\n       tooltable-bench report --results DIR --machine FILE --command TEXT --out FILE [--section NAME]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -73,6 +76,7 @@ fn run(args: &[String]) -> Result<(), String> {
             machine: PathBuf::from(option("--machine")?),
             command: option("--command")?,
             out: PathBuf::from(option("--out")?),
+            section: option("--section").ok(),
         }),
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }

@@ -24,6 +24,8 @@ pub struct Inputs {
     pub command: String,
     /// Where to write the report.
     pub out: PathBuf,
+    /// Only this section of the template, replacing it in `out`.
+    pub section: Option<String>,
 }
 
 /// Reads the runs and writes the report.
@@ -31,9 +33,34 @@ pub fn run(inputs: &Inputs) -> Result<(), String> {
     let runs = read_runs(&inputs.results)?;
     let machine = std::fs::read_to_string(&inputs.machine)
         .map_err(|e| format!("cannot read {}: {e}", inputs.machine.display()))?;
-    let text = render(TEMPLATE, &runs, machine.trim_end(), &inputs.command);
+    let text = match &inputs.section {
+        None => render(TEMPLATE, &runs, machine.trim_end(), &inputs.command),
+        Some(name) => {
+            let template = section(TEMPLATE, name)
+                .ok_or_else(|| format!("benches/report.md has no section `{name}`"))?;
+            let rendered = render(template, &runs, machine.trim_end(), &inputs.command);
+            let existing = std::fs::read_to_string(&inputs.out)
+                .map_err(|e| format!("cannot read {}: {e}", inputs.out.display()))?;
+            let old = section(&existing, name).ok_or_else(|| {
+                format!(
+                    "{} has no section `{name}`; render the whole report first",
+                    inputs.out.display()
+                )
+            })?;
+            existing.replacen(old, &rendered, 1)
+        }
+    };
     std::fs::write(&inputs.out, text)
         .map_err(|e| format!("cannot write {}: {e}", inputs.out.display()))
+}
+
+/// The text between `<!-- section:NAME -->` and `<!-- /section:NAME -->`.
+fn section<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let open = format!("<!-- section:{name} -->");
+    let close = format!("<!-- /section:{name} -->");
+    let start = text.find(&open)? + open.len();
+    let end = start + text[start..].find(&close)?;
+    Some(&text[start..end])
 }
 
 /// One round's measurements, by metric.
@@ -751,6 +778,14 @@ mod tests {
             load_table(&runs()),
             "The load test did not run in this mode.\n"
         );
+    }
+
+    #[test]
+    fn a_section_is_the_text_between_its_markers() {
+        let text = "a <!-- section:cold -->\nb {{m:x}}\n<!-- /section:cold --> c";
+        assert_eq!(section(text, "cold"), Some("\nb {{m:x}}\n"));
+        assert_eq!(section(text, "warm"), None);
+        assert!(section(TEMPLATE, "cold").is_some());
     }
 
     #[test]

@@ -9,13 +9,13 @@
 //! Every piece of text that reaches the page is escaped for Markdown here.
 
 use crate::emit::markdown::{cell, code_cell, link};
-use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, VecDeque};
 use tooltable_runtime::wire::json_text;
 
 /// One table: the root object, a named type, or a nested object.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct TypeTable {
     /// The anchor of the table's heading.
     pub anchor: String,
@@ -32,7 +32,8 @@ pub struct TypeTable {
 }
 
 /// One field of a table; every column already in Markdown.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct Row {
     /// The field's name, as code.
     pub name: String,

@@ -8,8 +8,7 @@
 //! build script laid out (see [`crate::wire::name_index`]).
 
 use crate::call::handle::Call;
-use crate::call::handler::Check;
-use crate::call::handler::{Handler, Invoke};
+use crate::call::handler::{Check, Handler, Invoke};
 use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
