@@ -335,8 +335,8 @@ cold() {
 }
 
 for transport in stdio http; do
-    features='"serve"'; [[ $transport == http ]] && features='"http"'
-    tooltable_crate "$root/$transport-tooltable" "$transport" "$features"
+    facade='"serve"'; [[ $transport == http ]] && facade='"http"'
+    tooltable_crate "$root/$transport-tooltable" "$transport" "$facade"
     rmcp_crate "$root/$transport-rmcp" "$transport"
 done
 for feature in validate http auth redis anyhow; do

@@ -377,6 +377,43 @@ fn a_constraint_or_an_example_fails_the_build_at_the_tool_until_the_validate_fea
 }
 
 #[test]
+fn a_table_baked_with_the_validator_does_not_compile_against_a_server_without_it() {
+    let dir = readme_crate("validator-on-one-side");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let root = workspace().display().to_string();
+    // The build script's library with the validator, the server without:
+    // only a manifest that bypasses the facade's feature can say this.
+    let manifest = manifest
+        .replace(
+            "serde = {",
+            "schemars = { version = \"1\", default-features = false, features = [\"derive\", \"std\"] }\nserde = {",
+        )
+        .replace(
+            &format!("tooltable-codegen = {{ path = \"{root}/codegen\" }}"),
+            &format!("tooltable-codegen = {{ path = \"{root}/codegen\", features = [\"validate\"] }}"),
+        );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    let notes = NOTES_RS
+        .replace(
+            "#[derive(Deserialize)]\npub struct SearchParams",
+            "#[derive(Deserialize, schemars::JsonSchema)]\npub struct SearchParams",
+        )
+        .replace(
+            "    /// The most notes to return.\n",
+            "    /// The most notes to return.\n    #[schemars(range(max = 100))]\n",
+        );
+    std::fs::write(dir.join("src/notes.rs"), notes).unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(!ok, "a constraint the server cannot check must not compile");
+    assert!(
+        output.contains(
+            "checking values against a JSON Schema needs the `validate` feature of tooltable"
+        ),
+        "{output}"
+    );
+}
+
+#[test]
 fn a_docs_template_fails_the_build_saying_which_feature_renders_it_until_it_is_on() {
     let dir = readme_crate("docs-template");
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap()
