@@ -6,7 +6,8 @@
 #
 #   benches/load.sh [--quick] [--out FILE] [--duration SECONDS] [--soak SECONDS]
 #
-# For `tools/call` of a read tool (notes_get) and for `tools/list`, at 1, 16
+# For `tools/call` of a read tool (notes_get, a row read from SQLite), of a
+# trivial read tool (notes_stats, two counts) and for `tools/list`, at 1, 16
 # and 64 connections, each server in turn: requests per second, p50 and p99
 # latency, and errors (socket errors, non-2xx answers, and answers that are
 # JSON-RPC errors or tool errors), read by the Lua script's `done` hook.
@@ -87,19 +88,20 @@ sides=(tooltable rmcp)
 meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"tooltable-bench","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}'
 list_body='{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{'$meta'}}'
 call_body='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_get","arguments":{"id":7},'$meta'}}'
+stats_body='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_stats","arguments":{},'$meta'}}'
 
 # One request with curl, its reply checked: a listing of the five read
-# tools, or notes_get's note. Fails loudly otherwise.
+# tools, notes_get's note, or notes_stats's counts. Fails loudly otherwise.
 check() {
-    local side=$1 kind=$2 body reply
+    local side=$1 kind=$2 body reply method=tools/call
+    [[ $kind == list ]] && method=tools/list
     local headers=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'
-        -H 'MCP-Protocol-Version: 2026-07-28' -H "Mcp-Method: tools/$kind")
-    if [[ $kind == list ]]; then
-        body=$list_body
-    else
-        body=$call_body
-        headers+=(-H 'Mcp-Name: notes_get')
-    fi
+        -H 'MCP-Protocol-Version: 2026-07-28' -H "Mcp-Method: $method")
+    case $kind in
+        list) body=$list_body ;;
+        call) body=$call_body; headers+=(-H 'Mcp-Name: notes_get') ;;
+        stats) body=$stats_body; headers+=(-H 'Mcp-Name: notes_stats') ;;
+    esac
     reply=$(curl -sS --max-time 10 "${url[$side]}" "${headers[@]}" --data "$body") || { cat "$scratch/$side.log" >&2; echo "benches/load.sh: $side did not answer tools/$kind" >&2; exit 1; }
     KIND=$kind python3 -c '
 import json, os, sys
@@ -107,11 +109,14 @@ text = sys.stdin.read()
 data = [l[5:].strip() for l in text.splitlines() if l.startswith("data:")]
 message = json.loads(data[-1] if data else text)
 result = message.get("result") or {}
+structured = result.get("structuredContent") or {}
 if os.environ["KIND"] == "list":
     names = sorted(t["name"] for t in result.get("tools", []))
     ok = names == ["notes_export", "notes_get", "notes_search", "notes_stats", "notes_watch"]
+elif os.environ["KIND"] == "stats":
+    ok = not result.get("isError") and structured.get("notes") == 100
 else:
-    ok = not result.get("isError") and (result.get("structuredContent") or {}).get("id") == 7
+    ok = not result.get("isError") and structured.get("id") == 7
 sys.exit(0 if ok else 1)
 ' <<< "$reply" || { echo "benches/load.sh: $side answered tools/$kind with something else: ${reply:0:400}" >&2; exit 1; }
 }
@@ -124,22 +129,28 @@ for side in "${sides[@]}"; do
     done
     check "$side" list
     check "$side" call
+    check "$side" stats
     record "rss/notes-$side/start" "$(rss "${pid[$side]}")"
 done
 
 # The wrk script: a fixed POST (or calls and listings in turn, for the
 # soak), errors counted per thread, and the figures printed by `done`.
 lua() {
-    local kind=$1 name=""
-    [[ $kind != list ]] && name='wrk.headers["Mcp-Name"] = "notes_get"'
+    local kind=$1 name="" method=tools/call
+    case $kind in
+        list) method=tools/list ;;
+        stats) name='wrk.headers["Mcp-Name"] = "notes_stats"' ;;
+        *) name='wrk.headers["Mcp-Name"] = "notes_get"' ;;
+    esac
     cat <<EOF
 local list = [[$list_body]]
 local call = [[$call_body]]
+local stats = [[$stats_body]]
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
 wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
-wrk.headers["Mcp-Method"] = "tools/$kind"
+wrk.headers["Mcp-Method"] = "$method"
 $name
 wrk.body = ${kind/soak/call}
 EOF
@@ -189,7 +200,7 @@ function done(summary, latency, requests)
 end
 EOF
 }
-for kind in call list soak; do lua "$kind" > "$scratch/$kind.lua"; done
+for kind in call stats list soak; do lua "$kind" > "$scratch/$kind.lua"; done
 
 # Runs wrk and records its figures under PREFIX/NAME.
 load() {
@@ -208,9 +219,9 @@ load() {
 echo "== warm-up"
 for side in "${sides[@]}"; do load "" "$side" soak 16 "$duration"; done
 
-for kind in call list; do
+for kind in call stats list; do
     for connections in 1 16 64; do
-        echo "== tools/$kind, $connections connections, ${duration} s each"
+        echo "== $kind, $connections connections, ${duration} s each"
         # The servers take turns, so load from other processes hits both.
         for side in "${sides[@]}"; do
             load "load-$kind/$connections" "$side" "$kind" "$connections" "$duration"

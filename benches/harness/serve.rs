@@ -1,7 +1,7 @@
 //! `harness serve`: one server process for the served-CPU suite.
 //!
 //! `harness serve --side tooltable|rmcp|write --n N --transport stdio|http
-//! [--reply FILE --content-type TYPE]` serves the generated crates with `n`
+//! [--reply FILE --content-type TYPE --parse]` serves the generated crates with `n`
 //! tools until its input closes (stdio) or it is killed (HTTP). The suite
 //! ([`crate::served`]) starts one process per side and reads each one's CPU
 //! time from outside, so everything a server spends is counted: its
@@ -17,8 +17,9 @@
 //!   2026-07-28 request is served statelessly).
 //! - `write`: the floor. It reads each request and writes back `FILE`, the
 //!   bytes tooltable answered the same request with, without looking at the
-//!   request: a line on stdout with blocking standard I/O, or an HTTP 200
-//!   with `TYPE` through hyper on the same runtime as the others.
+//!   request (with `--parse`, having parsed it as JSON, as any server of a
+//!   call must): a line on stdout with blocking standard I/O, or an HTTP
+//!   200 with `TYPE` through hyper on the same runtime as the others.
 //!
 //! Over HTTP the process binds 127.0.0.1 on a port the system chooses and
 //! prints `ADDRESS` on a line of stdout before serving.
@@ -87,9 +88,10 @@ struct Options {
     transport: Transport,
     reply: Option<Bytes>,
     content_type: String,
+    parse: bool,
 }
 
-const USAGE: &str = "usage: harness serve --side tooltable|rmcp|write --n N --transport stdio|http [--reply FILE] [--content-type TYPE]";
+const USAGE: &str = "usage: harness serve --side tooltable|rmcp|write --n N --transport stdio|http [--reply FILE] [--content-type TYPE] [--parse]";
 
 /// Runs `harness serve ARGS` and exits.
 pub fn main(args: &[String]) -> ! {
@@ -107,8 +109,10 @@ pub fn main(args: &[String]) -> ! {
             fail("the write side needs --reply FILE");
         };
         match options.transport {
-            Transport::Stdio => write_stdio(&reply),
-            Transport::Http => runtime().block_on(write_http(reply, options.content_type)),
+            Transport::Stdio => write_stdio(&reply, options.parse),
+            Transport::Http => {
+                runtime().block_on(write_http(reply, options.content_type, options.parse))
+            }
         }
         std::process::exit(0);
     }
@@ -132,6 +136,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut transport = None;
     let mut reply = None;
     let mut content_type = "application/json".to_owned();
+    let mut parse = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -171,6 +176,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 reply = Some(Bytes::from(bytes));
             }
             "--content-type" => content_type = value()?,
+            "--parse" => parse = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -180,6 +186,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         transport: transport.ok_or("--transport is missing")?,
         reply,
         content_type,
+        parse,
     })
 }
 
@@ -307,8 +314,13 @@ async fn rmcp_http<S: ServerHandler + Clone + Send + Sync + 'static>(stored: fn(
     }
 }
 
+/// Whether `request` is JSON, read as a server reads it when `parse`.
+fn parsed(request: &[u8], parse: bool) -> bool {
+    !parse || serde_json::from_slice::<serde_json::Value>(request).is_ok()
+}
+
 /// Per line read on stdin, writes `reply` to stdout.
-fn write_stdio(reply: &[u8]) {
+fn write_stdio(reply: &[u8], parse: bool) {
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
     let mut line = Vec::new();
@@ -318,6 +330,9 @@ fn write_stdio(reply: &[u8]) {
             Ok(0) => return,
             Ok(_) => {}
             Err(e) => fail(&format!("cannot read stdin: {e}")),
+        }
+        if !parsed(&line, parse) {
+            fail("a request that is not JSON");
         }
         if output
             .write_all(reply)
@@ -330,7 +345,7 @@ fn write_stdio(reply: &[u8]) {
 }
 
 /// Per request read, answers 200 with `reply`.
-async fn write_http(reply: Bytes, content_type: String) {
+async fn write_http(reply: Bytes, content_type: String, parse: bool) {
     let listener = listen().await;
     let content_type =
         http::HeaderValue::from_str(&content_type).unwrap_or_else(|_| fail("a bad --content-type"));
@@ -345,8 +360,11 @@ async fn write_http(reply: Bytes, content_type: String) {
                 hyper::service::service_fn(move |request: http::Request<hyper::body::Incoming>| {
                     let (reply, content_type) = (reply.clone(), content_type.clone());
                     async move {
-                        // Read the whole request, as a server must; look at none of it.
-                        let _ = request.into_body().collect().await;
+                        // Read the whole request, as a server must.
+                        let body = request.into_body().collect().await.map(|b| b.to_bytes());
+                        if !body.is_ok_and(|body| parsed(&body, parse)) {
+                            fail("a request that is not JSON");
+                        }
                         let mut response = http::Response::new(Full::new(reply));
                         response
                             .headers_mut()

@@ -1,13 +1,16 @@
-//! Server CPU per served `tools/list`, on stdio and on HTTP.
+//! Server CPU per served `tools/list` and `tools/call`, on stdio and on
+//! HTTP.
 //!
 //! Each side runs as a process of its own (`harness serve`, see
 //! [`crate::serve`]): tooltable on its library transports, rmcp's stored
 //! router on rmcp's own, and the write baseline, which answers every request
-//! with the bytes tooltable answered the first one with. This client sends
-//! the same `tools/list` request again and again, one at a time, and only
-//! frames the replies (a line on stdio; a `Content-Length` or chunked body
-//! on one keep-alive HTTP/1.1 connection): it parses none of them after the
-//! first, which it checks is a real listing of all N tools.
+//! with the bytes tooltable answered the first one with (for calls, having
+//! parsed the request). This client sends the same request again and
+//! again, one at a time, and only frames the replies (a line on stdio; a
+//! `Content-Length` or chunked body on one keep-alive HTTP/1.1 connection):
+//! it parses none of them after the first, which it checks is a real
+//! listing of all N tools, or a call's result that is not an error. The
+//! calls are of the trivial tool and of the tool with every kind of field.
 //!
 //! What is measured is the server process's own CPU time (user and system,
 //! every thread, read through its process CPU clock, which the kernel keeps
@@ -19,6 +22,7 @@
 //! 2025-11-25), then list; HTTP requests are 2026-07-28 stateless POSTs
 //! carrying the revision's `_meta` and headers, so no session is held.
 
+use crate::crates::{REGULAR_ARGUMENTS, REGULAR_TOOL, TRIVIAL_ARGUMENTS, TRIVIAL_TOOL};
 use crate::measure::{Batch, Settings, compare};
 use crate::results::Results;
 use crate::serve::{Side, Transport};
@@ -48,17 +52,20 @@ impl Visit for Served<'_> {
     {
         let n = crates.n;
         let scratch = scratch();
-        for transport in Transport::ALL {
+        for (transport, ask) in Transport::ALL
+            .into_iter()
+            .flat_map(|t| Ask::ALL.into_iter().map(move |a| (t, a)))
+        {
             let mut endpoints = vec![
-                Endpoint::start(Side::Tooltable, n, transport, None),
-                Endpoint::start(Side::Rmcp, n, transport, None),
+                Endpoint::start(Side::Tooltable, n, transport, ask, None),
+                Endpoint::start(Side::Rmcp, n, transport, ask, None),
             ];
             for endpoint in &mut endpoints {
                 endpoint.handshake();
             }
-            let first = endpoints[0].first_list(n);
-            endpoints[1].first_list(n);
-            let reply = scratch.join(format!("reply-{}-{n}", transport.word()));
+            let first = endpoints[0].first(n);
+            endpoints[1].first(n);
+            let reply = scratch.join(format!("reply-{}-{}-{n}", ask.word(), transport.word()));
             if let Err(e) = std::fs::write(&reply, &first.bytes) {
                 fail(&format!("cannot write {}: {e}", reply.display()));
             }
@@ -66,20 +73,23 @@ impl Visit for Served<'_> {
                 Side::Write,
                 n,
                 transport,
+                ask,
                 Some((&reply, &first.content_type)),
             );
-            write.first_list(n);
+            write.first(n);
             endpoints.push(write);
-            let metric = format!("served-list-{}/{n}", transport.word());
-            for endpoint in &endpoints {
-                self.results.record(
-                    &format!(
-                        "bytes/{n}/served-{}-{}",
-                        transport.word(),
-                        endpoint.side.word()
-                    ),
-                    endpoint.reply_len as f64,
-                );
+            let metric = format!("served-{}-{}/{n}", ask.word(), transport.word());
+            if ask == Ask::List {
+                for endpoint in &endpoints {
+                    self.results.record(
+                        &format!(
+                            "bytes/{n}/served-{}-{}",
+                            transport.word(),
+                            endpoint.side.word()
+                        ),
+                        endpoint.reply_len as f64,
+                    );
+                }
             }
             let mut candidates: Vec<Batch<'_>> = endpoints
                 .iter_mut()
@@ -110,9 +120,82 @@ fn scratch() -> PathBuf {
 }
 
 fn fail(message: &str) -> ! {
-    eprintln!("served tools/list: {message}");
+    eprintln!("served requests: {message}");
     std::process::exit(2);
 }
+
+/// What the client asks, again and again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// `tools/list`.
+    List,
+    /// `tools/call` of the trivial tool.
+    Call,
+    /// `tools/call` of the tool with every kind of field.
+    CallRegular,
+}
+
+impl Ask {
+    /// Everything asked, in the order the suite measures it.
+    pub const ALL: [Ask; 3] = [Ask::List, Ask::Call, Ask::CallRegular];
+
+    /// The word in metric names and on `harness serve`'s command line.
+    pub fn word(self) -> &'static str {
+        match self {
+            Ask::List => "list",
+            Ask::Call => "call",
+            Ask::CallRegular => "call-regular",
+        }
+    }
+
+    /// The method, and the tool a call names.
+    fn method(self) -> (&'static str, Option<&'static str>) {
+        match self {
+            Ask::List => ("tools/list", None),
+            Ask::Call => ("tools/call", Some(TRIVIAL_TOOL)),
+            Ask::CallRegular => ("tools/call", Some(REGULAR_TOOL)),
+        }
+    }
+
+    /// The request as a line of an `initialize`-era stdio session.
+    fn line(self) -> Vec<u8> {
+        match self {
+            Ask::List => LIST_LINE.to_vec(),
+            Ask::Call | Ask::CallRegular => {
+                let (tool, arguments) = self.call();
+                format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"{tool}\",\"arguments\":{arguments}}}}}\n"
+                )
+                .into_bytes()
+            }
+        }
+    }
+
+    /// The request as the body of a stateless 2026-07-28 POST.
+    fn body(self) -> String {
+        match self {
+            Ask::List => LIST_BODY.to_owned(),
+            Ask::Call | Ask::CallRegular => {
+                let (tool, arguments) = self.call();
+                format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"{tool}\",\"arguments\":{arguments},\"_meta\":{META}}}}}"
+                )
+            }
+        }
+    }
+
+    fn call(self) -> (&'static str, &'static str) {
+        match self {
+            Ask::Call => (TRIVIAL_TOOL, TRIVIAL_ARGUMENTS),
+            _ => (REGULAR_TOOL, REGULAR_ARGUMENTS),
+        }
+    }
+}
+
+/// The `_meta` of a 2026-07-28 request: the revision's keys (the protocol
+/// version and the client's capabilities are required, its info is sent as
+/// clients send it).
+const META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"tooltable-bench","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 const INITIALIZE: &[u8] = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tooltable-bench","version":"0"}}}
 "#;
@@ -148,6 +231,8 @@ enum Connection {
     Stdio {
         input: ChildStdin,
         output: BufReader<ChildStdout>,
+        /// The request, a line.
+        request: Vec<u8>,
     },
     Http {
         stream: BufReader<TcpStream>,
@@ -160,6 +245,7 @@ enum Connection {
 /// One server process and the connection to it.
 struct Endpoint {
     side: Side,
+    ask: Ask,
     child: Child,
     connection: Connection,
     clock: libc::clockid_t,
@@ -169,8 +255,15 @@ struct Endpoint {
 }
 
 impl Endpoint {
-    /// Starts `harness serve` for one side and connects to it.
-    fn start(side: Side, n: usize, transport: Transport, reply: Option<(&Path, &str)>) -> Endpoint {
+    /// Starts `harness serve` for one side and connects to it, to ask
+    /// `ask`.
+    fn start(
+        side: Side,
+        n: usize,
+        transport: Transport,
+        ask: Ask,
+        reply: Option<(&Path, &str)>,
+    ) -> Endpoint {
         // This very binary, even if a rebuild has replaced the file since.
         let mut command = Command::new("/proc/self/exe");
         command
@@ -184,6 +277,9 @@ impl Endpoint {
             if !content_type.is_empty() {
                 command.args(["--content-type", content_type]);
             }
+            if ask != Ask::List {
+                command.arg("--parse");
+            }
         }
         let mut child = command
             .spawn()
@@ -193,7 +289,11 @@ impl Endpoint {
         widen(&stdout);
         let mut output = BufReader::with_capacity(1 << 20, stdout);
         let connection = match transport {
-            Transport::Stdio => Connection::Stdio { input, output },
+            Transport::Stdio => Connection::Stdio {
+                input,
+                output,
+                request: ask.line(),
+            },
             Transport::Http => {
                 let mut address = String::new();
                 if output.read_line(&mut address).unwrap_or(0) == 0 {
@@ -209,7 +309,10 @@ impl Endpoint {
                 let _ = stream.set_nodelay(true);
                 Connection::Http {
                     stream: BufReader::with_capacity(1 << 20, stream),
-                    request: http_request(&address, "tools/list", None, LIST_BODY),
+                    request: {
+                        let (method, name) = ask.method();
+                        http_request(&address, method, name, &ask.body())
+                    },
                     _input: input,
                 }
             }
@@ -225,6 +328,7 @@ impl Endpoint {
         }
         Endpoint {
             side,
+            ask,
             child,
             connection,
             clock,
@@ -238,7 +342,7 @@ impl Endpoint {
     /// carry their revision.
     fn handshake(&mut self) {
         let side = self.side.word();
-        if let Connection::Stdio { input, output } = &mut self.connection {
+        if let Connection::Stdio { input, output, .. } = &mut self.connection {
             self.reply.clear();
             let answered = input
                 .write_all(INITIALIZE)
@@ -261,13 +365,17 @@ impl Endpoint {
         }
     }
 
-    /// Sends one `tools/list` and reads the whole reply into `self.reply`
+    /// Sends the request once and reads the whole reply into `self.reply`
     /// (over HTTP, its content type into `self.content_type`).
     fn round_trip(&mut self) -> std::io::Result<()> {
         self.reply.clear();
         match &mut self.connection {
-            Connection::Stdio { input, output } => {
-                input.write_all(LIST_LINE)?;
+            Connection::Stdio {
+                input,
+                output,
+                request,
+            } => {
+                input.write_all(request)?;
                 if output.read_until(b'\n', &mut self.reply)? == 0 {
                     return Err(std::io::ErrorKind::UnexpectedEof.into());
                 }
@@ -285,11 +393,13 @@ impl Endpoint {
         Ok(())
     }
 
-    /// The first listing, parsed and checked: a result with all `n` tools.
-    fn first_list(&mut self, n: usize) -> Reply {
+    /// The first reply, parsed and checked: a listing with all `n` tools,
+    /// or a call's result that is not an error.
+    fn first(&mut self, n: usize) -> Reply {
         let side = self.side.word();
+        let (method, _) = self.ask.method();
         if let Err(e) = self.round_trip() {
-            fail(&format!("the {side} server did not answer tools/list: {e}"));
+            fail(&format!("the {side} server did not answer {method}: {e}"));
         }
         let content_type = match &self.connection {
             Connection::Stdio { .. } => String::new(),
@@ -301,6 +411,20 @@ impl Endpoint {
             Some(self.reply.clone())
         };
         let value: Option<Value> = message.and_then(|m| serde_json::from_slice(&m).ok());
+        if self.ask != Ask::List {
+            let result = value.as_ref().and_then(|v| v.get("result"));
+            if result.is_none_or(|r| r.get("isError") == Some(&Value::Bool(true))) {
+                fail(&format!(
+                    "the {side} server's first {method} is not a result: {}",
+                    excerpt(&self.reply)
+                ));
+            }
+            self.reply_len = self.reply.len();
+            return Reply {
+                bytes: self.reply.clone(),
+                content_type,
+            };
+        }
         let listed = value
             .as_ref()
             .and_then(|v| v.pointer("/result/tools"))
@@ -320,7 +444,7 @@ impl Endpoint {
         }
     }
 
-    /// Serves `requests` listings and returns the CPU time the server spent.
+    /// Serves `requests` requests and returns the CPU time the server spent.
     fn serve(&mut self, requests: u64) -> Duration {
         let before = self.cpu();
         for _ in 0..requests {
@@ -372,7 +496,7 @@ impl Endpoint {
             let tolerance = Duration::from_millis(50) + clock / 20;
             if clock.abs_diff(stat) > tolerance {
                 eprintln!(
-                    "served tools/list: the {} server's CPU clock says {clock:?}, /proc says {stat:?}",
+                    "served requests: the {} server's CPU clock says {clock:?}, /proc says {stat:?}",
                     self.side.word()
                 );
             }

@@ -10,7 +10,7 @@
 
 use crate::mcp::adapter::McpServer;
 use crate::mcp::compose::Composed;
-use crate::mcp::listing::Lister;
+use crate::mcp::shortcut::Shortcut;
 use crate::registry::policy::Caller;
 use crate::registry::registry::Registry;
 use rmcp::ServerHandler;
@@ -43,13 +43,13 @@ pub(crate) const DEFAULT_SHUTDOWN_GRACE: std::time::Duration = std::time::Durati
 
 type ShutdownFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
-type Lists<H> = fn(&H, bool) -> Arc<dyn Lister>;
+type MakeShortcut<H> = fn(&H, bool) -> Arc<dyn Shortcut>;
 
 /// A server whose settings passed, about to serve.
 struct Prepared<H> {
     handler: H,
     limits: Limits,
-    lister: Option<Lists<H>>,
+    shortcut: Option<MakeShortcut<H>>,
     #[cfg(feature = "http")]
     gate: crate::transport::http::Gate,
     shutdown: CancellationToken,
@@ -71,10 +71,10 @@ struct Prepared<H> {
 pub struct Server<H> {
     handler: H,
     limits: Limits,
-    /// Makes the lister that answers `tools/list` before rmcp (for a
+    /// Makes what answers listings and simple calls before rmcp (for a
     /// stateless transport or not); only a registry served through
     /// [`McpServer`] has one.
-    lister: Option<Lists<H>>,
+    shortcut: Option<MakeShortcut<H>>,
     #[cfg(feature = "http")]
     gate: crate::transport::http::Gate,
     signals: bool,
@@ -88,7 +88,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     pub fn new(registry: Registry<C>, context: impl Into<Arc<C>>) -> Server<McpServer<C>> {
         #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
         let mut server = Server::from_handler(McpServer::new(registry.clone(), context.into()));
-        server.lister = Some(McpServer::lister);
+        server.shortcut = Some(McpServer::shortcut);
         #[cfg(feature = "auth")]
         {
             server.gate.tools = Some(Arc::new(registry));
@@ -105,9 +105,19 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// before rmcp sees it (default: yes). Off, every listing goes through
     /// rmcp's typed path: the same answer, at the cost of parsing and
     /// serialising every tool again; for comparing the two.
-    pub fn baked_lists(mut self, enabled: bool) -> Server<McpServer<C>> {
-        self.lister = enabled.then_some(McpServer::lister as Lists<McpServer<C>>);
-        self
+    pub fn baked_lists(self, enabled: bool) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.direct_lists(enabled))
+    }
+
+    /// Whether the transports answer a `tools/call` of a tool that cannot
+    /// talk back (its handler takes no [`Call`](crate::Call), it confirms
+    /// nothing, it never runs as a task) themselves, through the same call
+    /// path, before rmcp's service sees it (default: yes). Off, every call
+    /// goes through rmcp's service: the same answer, at the cost of a task,
+    /// a request context and, over HTTP, a session per stateless request;
+    /// for comparing the two.
+    pub fn baked_calls(self, enabled: bool) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.direct_calls(enabled))
     }
 
     /// Instructions sent to clients when they connect.
@@ -239,10 +249,10 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         Server {
             handler: composed,
             limits: self.limits,
-            lister: self
-                .lister
+            shortcut: self
+                .shortcut
                 .is_some()
-                .then_some(composed_lister as Lists<Composed<C, U>>),
+                .then_some(composed_shortcut as MakeShortcut<Composed<C, U>>),
             #[cfg(feature = "http")]
             gate: self.gate,
             signals: self.signals,
@@ -251,7 +261,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         }
     }
 
-    /// Lists at most `size` tools per page of `tools/list` (default: all in
+    /// MakeShortcut at most `size` tools per page of `tools/list` (default: all in
     /// one page; 1 to 10 000).
     pub fn page_size(self, size: usize) -> Server<McpServer<C>> {
         if !(1..=MAX_PAGE_SIZE).contains(&size) {
@@ -272,7 +282,7 @@ where
     pub fn from_handler(handler: H) -> Server<H> {
         Server {
             handler,
-            lister: None,
+            shortcut: None,
             limits: Limits {
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 max_depth: DEFAULT_MAX_DEPTH,
@@ -482,7 +492,7 @@ where
         Ok(Prepared {
             handler: self.handler,
             limits: self.limits,
-            lister: self.lister,
+            shortcut: self.shortcut,
             #[cfg(feature = "http")]
             gate: self.gate,
             shutdown,
@@ -494,12 +504,12 @@ where
     pub async fn stdio(self) -> Result<(), ServeError> {
         let prepared = self.prepare()?;
         tracing::info!("serving MCP on stdio");
-        let lister = prepared.lister.map(|make| make(&prepared.handler, false));
+        let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
         crate::transport::stdio::serve(
             prepared.handler,
             crate::transport::stdio::Ends::<tokio::io::Empty, tokio::io::Sink>::Process,
             prepared.limits,
-            lister,
+            shortcut,
             prepared.shutdown,
         )
         .await
@@ -513,12 +523,12 @@ where
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let prepared = self.prepare()?;
-        let lister = prepared.lister.map(|make| make(&prepared.handler, false));
+        let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
         crate::transport::stdio::serve(
             prepared.handler,
             crate::transport::stdio::Ends::Io(reader, writer),
             prepared.limits,
-            lister,
+            shortcut,
             prepared.shutdown,
         )
         .await
@@ -539,12 +549,12 @@ where
     #[cfg(feature = "http")]
     pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
         let prepared = self.prepare()?;
-        let lister = prepared.lister.map(|make| make(&prepared.handler, true));
+        let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, true));
         crate::transport::http::listener::serve(
             prepared.handler,
             listener,
             prepared.limits,
-            lister,
+            shortcut,
             prepared.gate,
             prepared.shutdown,
         )
@@ -571,23 +581,23 @@ where
                 "`shutdown_on` stops the server's own listener; a mounted service is stopped by calling `HttpService::shutdown` when the application stops".to_owned(),
             ));
         }
-        let lister = self.lister.map(|make| make(&self.handler, true));
+        let shortcut = self.shortcut.map(|make| make(&self.handler, true));
         Ok(crate::transport::http::HttpService::new(
             self.handler,
             self.limits,
-            lister,
+            shortcut,
             self.gate,
             crate::transport::http::Mount::App,
         ))
     }
 }
 
-/// The lister of a composed server: the table's.
-fn composed_lister<C: Send + Sync + 'static, U: ServerHandler>(
+/// The shortcut of a composed server: the table's.
+fn composed_shortcut<C: Send + Sync + 'static, U: ServerHandler>(
     composed: &Composed<C, U>,
     stateless: bool,
-) -> Arc<dyn Lister> {
-    composed.tools().lister(stateless)
+) -> Arc<dyn Shortcut> {
+    composed.tools().shortcut(stateless)
 }
 
 /// Serves `registry` on stdio with `context` and every default: the

@@ -55,7 +55,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
             .build();
         let client = connect(Server::new(open, Shelf::new()), lifecycle).await;
         let listed = client.list_tools(None).await.unwrap();
-        assert_eq!(listed.tools.len(), 13);
+        assert_eq!(listed.tools.len(), 14);
         if current {
             assert_eq!(listed.ttl_ms, Some(60_000));
             assert_eq!(listed.cache_scope, Some(CacheScope::Public));
@@ -70,7 +70,7 @@ async fn only_the_current_era_gets_caching_hints_and_they_are_private_when_the_l
         )
         .await;
         let listed = client.list_tools(None).await.unwrap();
-        assert_eq!(listed.tools.len(), 10, "read tools only");
+        assert_eq!(listed.tools.len(), 11, "read tools only");
         if current {
             assert_eq!(listed.cache_scope, Some(CacheScope::Private));
         }

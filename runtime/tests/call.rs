@@ -33,7 +33,7 @@ fn the_table_is_sorted_and_found_by_exact_name_only() {
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
-    assert_eq!(TOOLS.len(), 13);
+    assert_eq!(TOOLS.len(), 14);
     for name in names {
         assert_eq!(TOOLS.get(name).map(|t| t.name()), Some(name));
     }
@@ -154,7 +154,7 @@ fn the_manifest_rendered_at_run_time_equals_the_committed_one() {
 
 #[test]
 fn every_baked_schema_equals_schemars() {
-    assert_eq!(tooltable_runtime::testing::assert_schemas_match(&TOOLS), 13);
+    assert_eq!(tooltable_runtime::testing::assert_schemas_match(&TOOLS), 14);
 }
 
 fn label(overrides: Value) -> Value {

@@ -14,11 +14,17 @@ struct Redis(Child, u16);
 
 impl Redis {
     fn start() -> Redis {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        // Below the system's ephemeral range, from a start of this
+        // process's own: a port the system handed out and took back could
+        // be handed to another test's server before redis-server binds it.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let port = loop {
+            let next = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let port = u16::try_from(32_000 - (std::process::id() + next) % 12_000).unwrap();
+            if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+                break port;
+            }
+        };
         let child = Command::new("redis-server")
             .args([
                 "--port",

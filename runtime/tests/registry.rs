@@ -137,7 +137,7 @@ fn an_unfiltered_caller_gets_the_bytes_baked_at_build_time() {
     let listing = registry.list(&Caller::operator());
     assert!(matches!(listing.json, std::borrow::Cow::Borrowed(_)));
     assert_eq!(listing.json, TOOLS.list_json());
-    assert_eq!(listing.count, 13);
+    assert_eq!(listing.count, 14);
 }
 
 #[test]
@@ -153,6 +153,7 @@ fn a_registry_nobody_configured_serves_read_tools_only() {
             "items_label",
             "items_link_account",
             "items_list",
+            "items_pause",
             "items_progress",
             "items_put_and_name",
             "items_survey",
@@ -187,6 +188,7 @@ fn raising_the_tier_is_one_call_and_a_raised_registry_serves_the_baked_bytes() {
             "items_label",
             "items_link_account",
             "items_list",
+            "items_pause",
             "items_progress",
             "items_put_and_name",
             "items_rename",
@@ -240,6 +242,7 @@ fn the_policy_hides_tools_from_the_list_in_name_order() {
             "items_label",
             "items_link_account",
             "items_list",
+            "items_pause",
             "items_progress",
             "items_put_and_name",
             "items_survey",
@@ -257,6 +260,7 @@ fn the_policy_hides_tools_from_the_list_in_name_order() {
             "items_label",
             "items_link_account",
             "items_list",
+            "items_pause",
             "items_progress",
             "items_put_and_name",
             "items_rename",
@@ -419,7 +423,7 @@ fn a_disabled_tool_is_absent_from_the_list_and_refused_and_comes_back_when_enabl
         "Tool is disabled on this server"
     );
     registry.set_enabled("items_get", true).unwrap();
-    assert_eq!(listed(&registry, &Caller::operator()).len(), 13);
+    assert_eq!(listed(&registry, &Caller::operator()).len(), 14);
 }
 
 #[test]
@@ -485,7 +489,7 @@ fn describe_lists_every_tool_for_administrators_whatever_the_caller() {
     let registry = read_only_server();
     registry.set_enabled("items_rename", false).unwrap();
     let all = registry.describe();
-    assert_eq!(all.len(), 13);
+    assert_eq!(all.len(), 14);
     let delete = all.iter().find(|d| d.name == "items_destroy").unwrap();
     assert_eq!(delete.permission.as_deref(), Some("items.delete"));
     assert_eq!(delete.tier, Tier::Destructive);
@@ -586,7 +590,7 @@ fn a_disabled_provider_is_not_registered_by_a_refresh() {
         )
         .build();
     assert_eq!(registry.refresh(), vec![]);
-    assert_eq!(listed(&registry, &Caller::operator()).len(), 13);
+    assert_eq!(listed(&registry, &Caller::operator()).len(), 14);
 }
 
 fn assert_batch_leaves_registry_unchanged(

@@ -144,6 +144,7 @@ async fn every_bad_line_is_answered_and_a_valid_request_after_them_is_served() {
             "items_label",
             "items_link_account",
             "items_list",
+            "items_pause",
             "items_progress",
             "items_put_and_name",
             "items_survey",
@@ -263,10 +264,10 @@ async fn pages_walk_the_whole_list_and_the_last_has_no_cursor() {
             r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
         ))
         .await;
-    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 3);
+    assert_eq!(third["result"]["tools"].as_array().unwrap().len(), 4);
     assert!(
         third["result"].get("nextCursor").is_none(),
-        "13 tools in pages of 5"
+        "14 tools in pages of 5"
     );
 }
 

@@ -332,6 +332,58 @@ const SPECS: &[Spec] = &[
     .at_most(2.0, ALL)
     .reading(Reading::Baseline),
     Spec::new(
+        "served tools/call, trivial tool, stdio, N={n}: server CPU per request vs rmcp's stored router",
+        "served-call-stdio/{n}/tooltable",
+        "served-call-stdio/{n}/rmcp",
+    )
+    .at_most(0.5, ALL)
+    .reading(Reading::Cpu),
+    Spec::new(
+        "served tools/call, trivial tool, stdio, N={n}: server CPU per request vs parsing the request and writing the same bytes",
+        "served-call-stdio/{n}/tooltable",
+        "served-call-stdio/{n}/write",
+    )
+    .at_most(1.5, ALL)
+    .reading(Reading::Baseline),
+    Spec::new(
+        "served tools/call, trivial tool, http, N={n}: server CPU per request vs rmcp's stored router",
+        "served-call-http/{n}/tooltable",
+        "served-call-http/{n}/rmcp",
+    )
+    .at_most(0.5, ALL)
+    .reading(Reading::Cpu),
+    Spec::new(
+        "served tools/call, trivial tool, http, N={n}: server CPU per request vs parsing the request and writing the same bytes",
+        "served-call-http/{n}/tooltable",
+        "served-call-http/{n}/write",
+    )
+    .at_most(1.5, ALL)
+    .reading(Reading::Baseline),
+    Spec::new(
+        "served tools/call, six-field tool, stdio, N={n}: server CPU per request vs rmcp's stored router",
+        "served-call-regular-stdio/{n}/tooltable",
+        "served-call-regular-stdio/{n}/rmcp",
+    )
+    .reading(Reading::Cpu),
+    Spec::new(
+        "served tools/call, six-field tool, stdio, N={n}: server CPU per request vs parsing the request and writing the same bytes",
+        "served-call-regular-stdio/{n}/tooltable",
+        "served-call-regular-stdio/{n}/write",
+    )
+    .reading(Reading::Baseline),
+    Spec::new(
+        "served tools/call, six-field tool, http, N={n}: server CPU per request vs rmcp's stored router",
+        "served-call-regular-http/{n}/tooltable",
+        "served-call-regular-http/{n}/rmcp",
+    )
+    .reading(Reading::Cpu),
+    Spec::new(
+        "served tools/call, six-field tool, http, N={n}: server CPU per request vs parsing the request and writing the same bytes",
+        "served-call-regular-http/{n}/tooltable",
+        "served-call-regular-http/{n}/write",
+    )
+    .reading(Reading::Baseline),
+    Spec::new(
         "(3) tools/call dispatch, trivial tool: adapter vs stored router",
         "dispatch/{n}/tooltable",
         "dispatch/{n}/rmcp-stored",
@@ -413,6 +465,21 @@ const SPECS: &[Spec] = &[
     .at_most(1.0, CONNECTIONS)
     .per_connections(),
     Spec::new(
+        "(7) load over HTTP, tools/call of a trivial read tool (notes_stats): requests per second, notes-server vs its rmcp twin",
+        "load-stats/{n}/tooltable/rps",
+        "load-stats/{n}/rmcp/rps",
+    )
+    .at_least(1.5, &[16, 64])
+    .reading(Reading::Throughput)
+    .per_connections(),
+    Spec::new(
+        "(7) load over HTTP, tools/call of a trivial read tool (notes_stats): p99 latency, notes-server vs its rmcp twin",
+        "load-stats/{n}/tooltable/p99",
+        "load-stats/{n}/rmcp/p99",
+    )
+    .at_most(1.0, CONNECTIONS)
+    .per_connections(),
+    Spec::new(
         "(7) load over HTTP, tools/list: requests per second, notes-server vs its rmcp twin",
         "load-list/{n}/tooltable/rps",
         "load-list/{n}/rmcp/rps",
@@ -429,11 +496,15 @@ const SPECS: &[Spec] = &[
     .per_connections(),
 ];
 
-fn ratio_table(runs: &[Run]) -> String {
+/// The table of every ratio measured, or of those whose metric starts
+/// with one of `prefixes` (all of them when there are none).
+fn ratio_table(runs: &[Run], prefixes: &[&str]) -> String {
     let mut out = String::from(
         "| measure | N | ratio (median) | min | max | tooltable | target | |\n|---|---:|---:|---:|---:|---|---|---|\n",
     );
-    for spec in SPECS {
+    let chosen =
+        |spec: &&Spec| prefixes.is_empty() || prefixes.iter().any(|p| spec.ours.starts_with(p));
+    for spec in SPECS.iter().filter(chosen) {
         for &n in spec.axis.values() {
             let ours = spec.ours.replace("{n}", &n.to_string());
             let theirs = spec.theirs.replace("{n}", &n.to_string());
@@ -507,6 +578,7 @@ fn load_table(runs: &[Run]) -> String {
     let mut rows = String::new();
     for (kind, label) in [
         ("load-call", "tools/call `notes_get`"),
+        ("load-stats", "tools/call `notes_stats`"),
         ("load-list", "tools/list"),
     ] {
         for &c in CONNECTIONS {
@@ -691,7 +763,8 @@ fn placeholder(key: &str, runs: &[Run], machine: &str, command: &str) -> String 
         ["machine"] => machine.to_owned(),
         ["command"] => command.to_owned(),
         ["runs"] => runs.len().to_string(),
-        ["ratios"] => ratio_table(runs),
+        ["ratios"] => ratio_table(runs, &[]),
+        ["ratios", prefixes] => ratio_table(runs, &prefixes.split(',').collect::<Vec<_>>()),
         ["load"] => load_table(runs),
         ["absolute"] => absolute_table(runs),
         ["m", name] => metric(runs, name).map_or_else(na, |s| quantity(name, s.median)),
@@ -750,7 +823,7 @@ mod tests {
         .iter()
         .map(|t| parse_run(t).unwrap())
         .collect();
-        let table = ratio_table(&runs);
+        let table = ratio_table(&runs, &[]);
         let row = |start: &str| {
             table
                 .lines()
@@ -770,6 +843,20 @@ mod tests {
             served.contains("12.5× less CPU") && served.contains("| ≤ 0.100 | met |"),
             "{served}"
         );
+    }
+
+    #[test]
+    fn a_table_of_some_ratios_has_the_rows_of_those_metrics_alone() {
+        let runs = [parse_run(
+            "load-call/16/tooltable/rps\t1200\nload-call/16/rmcp/rps\t1000\nserved-call-http/10/tooltable\t40\nserved-call-http/10/rmcp\t100\n",
+        )
+        .unwrap()];
+        let table = render("{{ratios:served-call}}", &runs, "", "");
+        assert!(
+            table.contains("served tools/call, trivial tool, http, N=10"),
+            "{table}"
+        );
+        assert!(!table.contains("(7) load"), "{table}");
     }
 
     #[test]

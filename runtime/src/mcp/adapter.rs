@@ -29,11 +29,15 @@ use crate::call::rounds::{Rounds, State};
 use crate::mcp::admission::{Admission, CallLimits};
 use crate::mcp::caller::CallerSource;
 use crate::mcp::caller::transport_caller;
-use crate::mcp::listing::{self, Lister, Listing, Negotiated};
+use crate::mcp::calling::{Calling, DirectCalls};
+use crate::mcp::era::Negotiated;
+use crate::mcp::listing::{self, Listing};
+use crate::mcp::shortcut::{Shortcut, Shortcuts};
 use crate::mcp::tasks::{self, TaskChannel};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{Dispatched, Entry, Registry};
 use crate::registry::tasks::{Ending, Reservation, TaskHome, TaskLimits, Tasks};
+use crate::rules::param_headers;
 use crate::rules::quote;
 use crate::rules::task::TaskSupport;
 use crate::rules::tier::Tier;
@@ -143,6 +147,12 @@ pub struct McpServer<C: Send + Sync + 'static> {
     task_limits: TaskLimits,
     /// Whether any tool of the table may run as a task.
     serves_tasks: bool,
+    /// Whether the transports answer listings themselves
+    /// ([`super::listing`]).
+    direct_lists: bool,
+    /// Whether the transports answer the calls that cannot talk back
+    /// themselves ([`super::calling`]).
+    direct_calls: bool,
     session: Arc<Session>,
 }
 
@@ -177,6 +187,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             task_home: self.task_home.clone(),
             task_limits: self.task_limits,
             serves_tasks: self.serves_tasks,
+            direct_lists: self.direct_lists,
+            direct_calls: self.direct_calls,
             session: self.session.clone(),
         }
     }
@@ -235,6 +247,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             task_home: TaskHome::Memory,
             task_limits: TaskLimits::default(),
             serves_tasks,
+            direct_lists: true,
+            direct_calls: true,
             session: Arc::new(Session::default()),
         }
     }
@@ -303,18 +317,38 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
     }
 
-    /// The lister a transport answers `tools/list` with before rmcp, for
-    /// this server's session (`stdio`) or for stateless requests only.
-    pub(crate) fn lister(&self, stateless: bool) -> Arc<dyn Lister> {
-        Arc::new(Listing {
-            registry: self.registry.clone(),
-            shape: listing::Shape {
-                ttl_ms: self.ttl_ms,
-                page_size: self.page_size,
-            },
-            caller: self.caller.clone(),
-            session: (!stateless).then(|| self.session.negotiated.clone()),
+    /// What a transport answers before rmcp, for this server's session
+    /// (`stdio`) or for stateless requests only.
+    pub(crate) fn shortcut(&self, stateless: bool) -> Arc<dyn Shortcut> {
+        let session = (!stateless).then(|| self.session.negotiated.clone());
+        Arc::new(Shortcuts {
+            listing: self.direct_lists.then(|| Listing {
+                registry: self.registry.clone(),
+                shape: listing::Shape {
+                    ttl_ms: self.ttl_ms,
+                    page_size: self.page_size,
+                },
+                caller: self.caller.clone(),
+                session: session.clone(),
+            }),
+            calling: self.direct_calls.then(|| Calling {
+                server: Arc::new(self.share()),
+                session,
+            }),
         })
+    }
+
+    /// Whether the transports answer listings themselves (default: yes).
+    pub(crate) fn direct_lists(mut self, enabled: bool) -> McpServer<C> {
+        self.direct_lists = enabled;
+        self
+    }
+
+    /// Whether the transports answer calls of tools that cannot talk back
+    /// themselves (default: yes).
+    pub(crate) fn direct_calls(mut self, enabled: bool) -> McpServer<C> {
+        self.direct_calls = enabled;
+        self
     }
 
     /// How long, in milliseconds, a client may treat a listing as fresh.
@@ -557,6 +591,47 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
+impl<C: Send + Sync + 'static> DirectCalls for McpServer<C> {
+    fn caller_source(&self) -> &CallerSource {
+        &self.caller
+    }
+
+    /// A call answered without rmcp's service, or `None` when it needs it:
+    /// a tool that takes the per-call handle (which talks back through
+    /// rmcp's peer), one that confirms (and so may ask a person), one that
+    /// may run as a task; over HTTP, one whose arguments are mirrored in
+    /// headers (`x-mcp-header`), which rmcp checks against the body.
+    /// Everything else is one request and one answer, and takes
+    /// [`McpServer::call_plain`] as rmcp's call does.
+    fn call_directly(
+        self: Arc<Self>,
+        mut request: CallToolRequestParams,
+        caller: Caller,
+        over_http: bool,
+    ) -> Option<BoxFuture<'static, Result<CallToolResponse, ErrorData>>> {
+        // The entry decided on is the one called, even if a provider
+        // replaces the tool meanwhile.
+        let entry = self.registry.get(&request.name);
+        if let Some(entry) = &entry {
+            let info = entry.info();
+            if entry.takes_call()
+                || info.confirm.is_some()
+                || (self.serves_tasks && info.task.allows_task())
+                || (over_http && entry.descriptor_json().contains(param_headers::KEY))
+            {
+                return None;
+            }
+        }
+        Some(Box::pin(async move {
+            let arguments = request.arguments.take().unwrap_or_default();
+            let never = std::sync::OnceLock::new();
+            let detached = |_: bool, _: &Arguments| Ok(Call::detached());
+            self.call_plain(&request.name, entry, arguments, &caller, detached, &never)
+                .await
+        }))
+    }
+}
+
 /// The protocol era of a request.
 fn era_of(context: &RequestContext<RoleServer>) -> Era {
     let current = context
@@ -743,6 +818,71 @@ fn is_tasks_method(method: &str) -> bool {
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
+    /// A call that is not a task, through the registry's call path:
+    /// admission and limits, then policy, flags, pins, argument validation,
+    /// the handler (within the call timeout) and the result's shape. The
+    /// one path of every call that is not a task, through rmcp or not.
+    async fn call_plain<H>(
+        &self,
+        name: &str,
+        entry: Option<Entry<C>>,
+        arguments: Arguments,
+        caller: &Caller,
+        handle: H,
+        cancel: &std::sync::OnceLock<tokio_util::sync::CancellationToken>,
+    ) -> Result<CallToolResponse, ErrorData>
+    where
+        H: FnOnce(bool, &Arguments) -> Result<Call, CallError>,
+    {
+        let _admitted = match self.admission.admit(caller, name) {
+            Ok(admitted) => admitted,
+            Err(refusal) => {
+                tracing::info!(tool = %quote::text(name), %refusal, "a call was not admitted");
+                return Ok(to_rmcp_result(CallToolResult::error(refusal)).into());
+            }
+        };
+        // A refusal is answered here and now; the handler runs in the
+        // future (a synchronous one on the blocking pool).
+        let dispatched = self.registry.dispatch(
+            HandlerContext::served(&self.context),
+            caller,
+            entry,
+            name,
+            arguments,
+            handle,
+        );
+        let reply = match dispatched {
+            Dispatched::Done(reply) => reply,
+            Dispatched::Running(running) => {
+                tokio::pin!(running);
+                let limit = self.call_timeout;
+                // Most calls finish on their first poll; only one that waits
+                // arms the timer.
+                let first =
+                    std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx)))
+                        .await;
+                let reply = match first {
+                    std::task::Poll::Ready(reply) => Ok(reply),
+                    std::task::Poll::Pending => tokio::time::timeout(limit, &mut running).await,
+                };
+                match reply {
+                    Ok(reply) => reply,
+                    Err(_) => {
+                        // The handler hears of it through its handle, and gets a
+                        // moment to stop cleanly before it is dropped.
+                        if let Some(token) = cancel.get() {
+                            token.cancel();
+                            let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                        }
+                        tracing::warn!(tool = %name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
+                        Ok(Reply::Complete(too_long(name, limit)))
+                    }
+                }
+            }
+        };
+        self.answer(name, reply)
+    }
+
     /// A call's reply as rmcp's response: a result over the size limit is
     /// replaced by a refusal that says so.
     fn answer(
@@ -904,6 +1044,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let dispatched = self.registry.dispatch(
             HandlerContext::served(&self.context),
             &caller,
+            self.registry.get(&name),
             &name,
             arguments,
             handle,
@@ -1150,52 +1291,9 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             let token = cancel.get_or_init(|| context.ct.child_token()).clone();
             Ok(self.call_handle(&context, &caller, rounds, token, TaskSlot::default()))
         };
-        let _admitted = match self.admission.admit(&caller, &request.name) {
-            Ok(admitted) => admitted,
-            Err(refusal) => {
-                tracing::info!(tool = %quote::text(&request.name), %refusal, "a call was not admitted");
-                return Ok(to_rmcp_result(CallToolResult::error(refusal)).into());
-            }
-        };
-        // A refusal is answered here and now; the handler runs in the
-        // future (a synchronous one on the blocking pool).
-        let dispatched = self.registry.dispatch(
-            HandlerContext::served(&self.context),
-            &caller,
-            &request.name,
-            arguments,
-            handle,
-        );
-        let reply = match dispatched {
-            Dispatched::Done(reply) => reply,
-            Dispatched::Running(running) => {
-                tokio::pin!(running);
-                let limit = self.call_timeout;
-                // Most calls finish on their first poll; only one that waits
-                // arms the timer.
-                let first =
-                    std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx)))
-                        .await;
-                let reply = match first {
-                    std::task::Poll::Ready(reply) => Ok(reply),
-                    std::task::Poll::Pending => tokio::time::timeout(limit, &mut running).await,
-                };
-                match reply {
-                    Ok(reply) => reply,
-                    Err(_) => {
-                        // The handler hears of it through its handle, and gets a
-                        // moment to stop cleanly before it is dropped.
-                        if let Some(token) = cancel.get() {
-                            token.cancel();
-                            let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
-                        }
-                        tracing::warn!(tool = %request.name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                        Ok(Reply::Complete(too_long(&request.name, limit)))
-                    }
-                }
-            }
-        };
-        self.answer(&request.name, reply)
+        let entry = self.registry.get(&request.name);
+        self.call_plain(&request.name, entry, arguments, &caller, handle, &cancel)
+            .await
     }
 
     /// `logging/setLevel` belongs to the `initialize` era; on 2026-07-28 a

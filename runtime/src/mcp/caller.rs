@@ -23,6 +23,19 @@ pub(crate) enum CallerSource {
     Custom(CallerFn),
 }
 
+impl CallerSource {
+    /// The caller of a request the transport established `transport` for,
+    /// when it is known without rmcp's request context (what a transport
+    /// answers before rmcp needs); `None` for a custom function.
+    pub(crate) fn without_context<'a>(&'a self, transport: &'a Caller) -> Option<&'a Caller> {
+        match self {
+            CallerSource::Transport => Some(transport),
+            CallerSource::Fixed(caller) => Some(caller),
+            CallerSource::Custom(_) => None,
+        }
+    }
+}
+
 /// The caller the transport established for a request: the holder of the
 /// bearer token the HTTP transport validated, when it authenticates;
 /// otherwise the operator who started the server, who holds every

@@ -14,29 +14,12 @@
 
 use crate::call::handle::Era;
 use crate::mcp::caller::CallerSource;
+use crate::mcp::era::{Negotiated, certain_era};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{ListText, Registry};
-use rmcp::model::{
-    CacheScope, PaginatedRequestParams, ProtocolVersion, RequestId, RequestMetaObject,
-};
+use rmcp::model::{CacheScope, PaginatedRequestParams, RequestId};
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
-
-/// What a session negotiated with `initialize`, once the client said it is
-/// initialized: the era of its requests that carry no version of their own.
-#[derive(Default)]
-pub(crate) struct Negotiated(OnceLock<ProtocolVersion>);
-
-impl Negotiated {
-    /// Records the version the session opened with.
-    pub(crate) fn set(&self, version: ProtocolVersion) {
-        let _ = self.0.set(version);
-    }
-
-    fn get(&self) -> Option<&ProtocolVersion> {
-        self.0.get()
-    }
-}
+use std::sync::Arc;
 
 /// The settings of a listing that are the adapter's, not the registry's.
 #[derive(Clone, Copy)]
@@ -124,21 +107,6 @@ impl Answer {
     }
 }
 
-/// Answers `tools/list` requests of one transport from the descriptors'
-/// text, or declines.
-pub(crate) trait Lister: Send + Sync {
-    /// The whole JSON-RPC response to `request`, asked by `transport_caller`
-    /// (the caller the transport established), or `None` for rmcp to answer.
-    /// `header_version` is the HTTP `MCP-Protocol-Version`, which a request
-    /// must carry and match there; `None` on stdio.
-    fn answer(
-        &self,
-        request: &[u8],
-        transport_caller: &Caller,
-        header_version: Option<&str>,
-    ) -> Option<Answer>;
-}
-
 /// The lister of an adapter: its registry, shape, caller and session.
 pub(crate) struct Listing<C: 'static> {
     pub registry: Registry<C>,
@@ -161,8 +129,10 @@ struct Request {
     params: Option<PaginatedRequestParams>,
 }
 
-impl<C: Send + Sync + 'static> Lister for Listing<C> {
-    fn answer(
+impl<C: Send + Sync + 'static> Listing<C> {
+    /// The response to `request`, or `None` for rmcp to answer
+    /// ([`Shortcut::list`](super::shortcut::Shortcut::list)).
+    pub(crate) fn answer(
         &self,
         request: &[u8],
         transport_caller: &Caller,
@@ -173,12 +143,12 @@ impl<C: Send + Sync + 'static> Lister for Listing<C> {
             return None;
         }
         let params = request.params.unwrap_or_default();
-        let era = self.era(&params, header_version)?;
-        let caller = match &self.caller {
-            CallerSource::Transport => transport_caller,
-            CallerSource::Fixed(caller) => caller,
-            CallerSource::Custom(_) => return None,
-        };
+        let era = certain_era(
+            params.meta.as_ref(),
+            header_version,
+            self.session.as_deref(),
+        )?;
+        let caller = self.caller.without_context(transport_caller)?;
         let (tools, next) = self.tools(caller, params.cursor.as_deref())?;
         let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);
         head.push_str(&serde_json::to_string(&request.id).ok()?);
@@ -199,34 +169,6 @@ impl<C: Send + Sync + 'static> Lister for Listing<C> {
         }
         tail.push_str("}}");
         Some(Answer { head, tools, tail })
-    }
-}
-
-impl<C: Send + Sync + 'static> Listing<C> {
-    /// The era rmcp would serve this request in, when it is certain: a
-    /// request naming a supported 2026-07-28 (or later) version with every
-    /// key that revision requires, or one naming none in a session that
-    /// opened on an earlier revision.
-    fn era(&self, params: &PaginatedRequestParams, header_version: Option<&str>) -> Option<Era> {
-        let none = RequestMetaObject::default();
-        let meta = params.meta.as_ref().unwrap_or(&none);
-        match meta.protocol_version() {
-            Some(version) => {
-                let current = version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
-                let known = ProtocolVersion::KNOWN_VERSIONS.contains(&version);
-                let complete = meta
-                    .missing_required_keys(&ProtocolVersion::V_2026_07_28)
-                    .is_empty();
-                let matches = header_version.is_none_or(|h| h == version.as_str());
-                (current && known && complete && matches).then_some(Era::Current)
-            }
-            None if header_version.is_some() => None,
-            None => {
-                let negotiated = self.session.as_ref()?.get()?;
-                (negotiated.as_str() < ProtocolVersion::V_2026_07_28.as_str())
-                    .then_some(Era::Legacy)
-            }
-        }
     }
 
     /// The page of descriptors as a JSON array, and the cursor of the next

@@ -1,13 +1,17 @@
 //! The rmcp adapter: the registry served as rmcp's `ServerHandler`.
 //!
 //! Its settings, the caller each request is made for, admission (limits on
-//! concurrent and rated calls), the baked listing path the transports share,
-//! and the composition with an rmcp handler of the user's. It knows rmcp and
+//! concurrent and rated calls), the requests the transports answer before
+//! rmcp (listings from the baked bytes, calls that cannot talk back), and
+//! the composition with an rmcp handler of the user's. It knows rmcp and
 //! the registry, not the transports that carry its messages.
 
 pub(crate) mod adapter;
 pub(crate) mod admission;
 pub(crate) mod caller;
+pub(crate) mod calling;
 pub(crate) mod compose;
+pub(crate) mod era;
 pub(crate) mod listing;
+pub(crate) mod shortcut;
 pub(crate) mod tasks;

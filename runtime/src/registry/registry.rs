@@ -93,7 +93,7 @@ impl<C: 'static> Entry<C> {
 
     /// Whether the handler takes the per-call handle (a provider's always
     /// receives it).
-    fn takes_call(&self) -> bool {
+    pub(crate) fn takes_call(&self) -> bool {
         match self {
             Entry::Static(tool) => tool.takes_call(),
             Entry::Provided(_) => true,
@@ -601,6 +601,7 @@ impl<C: 'static> Registry<C> {
         match self.dispatch(
             HandlerContext::Lent(context),
             caller,
+            self.get(name),
             name,
             arguments,
             handle,
@@ -616,11 +617,14 @@ impl<C: 'static> Registry<C> {
     /// handler that asks nobody; anything else (every served handler) is
     /// handed back as a future. `handle` makes the call's handle once the
     /// call passed its checks, told whether the tool needs the full one (its
-    /// handler takes it) and given the arguments.
+    /// handler takes it) and given the arguments. `entry` is what
+    /// [`Registry::get`] found under `name`, looked up by the caller, which
+    /// may have decided on it.
     pub(crate) fn dispatch<'a, H>(
         &'a self,
         context: HandlerContext<'a, C>,
         caller: &Caller,
+        entry: Option<Entry<C>>,
         name: &str,
         arguments: Arguments,
         handle: H,
@@ -628,7 +632,7 @@ impl<C: 'static> Registry<C> {
     where
         H: FnOnce(bool, &Arguments) -> Result<Call, CallError>,
     {
-        let Some(entry) = self.get(name) else {
+        let Some(entry) = entry else {
             return Dispatched::Done(Err(CallError::unknown_tool(name)));
         };
         let call = {

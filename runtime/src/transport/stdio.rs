@@ -2,12 +2,13 @@
 //!
 //! Lines are read with a bound on their length and handed to the guard
 //! ([`super::guard`]); a line that passes goes to rmcp through an in-process
-//! pipe, and a line that does not is answered here, as is a `tools/list`
-//! the lister can answer from the descriptors' text ([`super::listing`]).
-//! Every write to the output is of whole lines, so an answer never
-//! interleaves with another.
+//! pipe, and a line that does not is answered here, as are the requests the
+//! adapter's shortcut answers before rmcp ([`crate::mcp::shortcut`]): a
+//! `tools/list` from the descriptors' text, and a `tools/call` of a tool
+//! that cannot talk back, run on a task of its own. Every write to the
+//! output is of whole lines, so an answer never interleaves with another.
 //!
-//! Each request rmcp is given is recorded in flight ([`super::inflight`])
+//! Each request rmcp or the shortcut is given is recorded in flight ([`super::inflight`])
 //! until its answer is written: an id already in flight is refused, and
 //! while the limit of requests in flight is reached no more input is read,
 //! so a client that does not read its answers is held back instead of
@@ -21,7 +22,7 @@
 //! thread that read it, straight to stdout: a listing then costs a read, a
 //! parse and a write, with no thread woken to pass it along.
 
-use crate::mcp::listing::Lister;
+use crate::mcp::shortcut::{Pending, Shortcut};
 use crate::registry::policy::Caller;
 use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Kind, Unread};
@@ -29,9 +30,10 @@ use crate::transport::inflight::{self, InFlight};
 use crate::transport::limits::Limits;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ServerHandler, ServiceExt};
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt,
 };
@@ -148,7 +150,7 @@ impl StdoutThread {
 /// Listings answered on the thread that reads stdin, written to stdout
 /// there and then.
 struct Direct {
-    lister: Arc<dyn Lister>,
+    shortcut: Arc<dyn Shortcut>,
     max_depth: usize,
     /// A listing whose id is in flight is left to the guard, which refuses it.
     inflight: Arc<InFlight>,
@@ -185,7 +187,7 @@ impl Direct {
         }
         // Nobody authenticates on stdio: the caller is whoever started the
         // server.
-        let Some(answer) = self.lister.answer(line, &Caller::operator(), None) else {
+        let Some(answer) = self.shortcut.list(line, &Caller::operator(), None) else {
             return Answered::No;
         };
         let mut out = std::io::stdout().lock();
@@ -202,7 +204,7 @@ pub(crate) async fn serve<H, R, W>(
     server: H,
     ends: Ends<R, W>,
     limits: Limits,
-    lister: Option<Arc<dyn Lister>>,
+    shortcut: Option<Arc<dyn Shortcut>>,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError>
 where
@@ -225,8 +227,8 @@ where
         Ends::Process => {
             let output = Out::Thread(StdoutThread::start()?);
             let max = limits.max_request_bytes;
-            let direct = lister.clone().map(|lister| Direct {
-                lister,
+            let direct = shortcut.clone().map(|shortcut| Direct {
+                shortcut,
                 max_depth: limits.max_depth,
                 inflight: inflight.clone(),
                 serving: serving.clone(),
@@ -241,7 +243,7 @@ where
     };
     let (rmcp_side, guard_side) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
-    let (answers_tx, answers_rx) = mpsc::channel::<String>(LINES_AHEAD);
+    let (answers_tx, answers_rx) = mpsc::channel::<ToWrite>(LINES_AHEAD);
     let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx, inflight.clone()));
     // rmcp is stopped by the guard, once the requests in flight were
     // answered or the grace period ended: rmcp's own drain at the end of
@@ -253,7 +255,7 @@ where
         answers_tx,
         Guarding {
             limits,
-            lister,
+            shortcut,
             inflight,
             shutdown,
             rmcp_stop: rmcp_stop.clone(),
@@ -264,12 +266,21 @@ where
     // The guard already refused longer lines; rmcp's own limit only backs it up.
     let transport = AsyncRwTransport::new_server(read, write)
         .with_max_line_length(limits.max_request_bytes.saturating_add(1));
-    let running = server
-        .serve_with_ct(transport, rmcp_stop)
-        .await
-        .map_err(|e| ServeError::protocol(format!("cannot start serving on stdio: {e}")))?;
-    if let Err(e) = running.waiting().await {
-        tracing::warn!(error = %e, "the stdio session ended with an error");
+    match server.serve_with_ct(transport, rmcp_stop.clone()).await {
+        Ok(running) => {
+            if let Err(e) = running.waiting().await {
+                tracing::warn!(error = %e, "the stdio session ended with an error");
+            }
+        }
+        // rmcp starts on the first message it is given; a session the
+        // shortcut answered whole (listings and calls, then the end of the
+        // input) gave it none, and ends as any session does.
+        Err(_) if rmcp_stop.is_cancelled() => {}
+        Err(e) => {
+            return Err(ServeError::protocol(format!(
+                "cannot start serving on stdio: {e}"
+            )));
+        }
     }
     serving.store(false, Ordering::Release);
     // rmcp has closed its end of the pipe; wait until everything it wrote,
@@ -429,7 +440,7 @@ fn read_bounded_line_blocking<R: BufRead>(
 /// What the guard works with besides its channels.
 struct Guarding {
     limits: Limits,
-    lister: Option<Arc<dyn Lister>>,
+    shortcut: Option<Arc<dyn Shortcut>>,
     inflight: Arc<InFlight>,
     /// The server is shutting down.
     shutdown: CancellationToken,
@@ -446,8 +457,13 @@ enum Verdict {
     /// A listing answered from the descriptors' text.
     Listed(String),
     /// A request for rmcp, which must first take its place among the
-    /// requests in flight.
-    Enter(guard::RequestId, Vec<u8>),
+    /// requests in flight; a `tools/call` (`call`) goes to the shortcut
+    /// first, which runs it if it can.
+    Enter {
+        id: guard::RequestId,
+        line: Vec<u8>,
+        call: bool,
+    },
     /// A notification or response for rmcp.
     Forward(Vec<u8>),
 }
@@ -455,19 +471,22 @@ enum Verdict {
 /// What the guard remembers from line to line.
 struct Judge {
     limits: Limits,
-    lister: Option<Arc<dyn Lister>>,
+    shortcut: Option<Arc<dyn Shortcut>>,
     /// Nobody authenticates on stdio: the caller is whoever started the
     /// server.
     operator: Caller,
     /// rmcp ends a stdio session whose first message is not a request; a
-    /// stray notification or response before the first request is dropped
-    /// here instead (they are never answered anyway).
+    /// stray notification or response before rmcp's first request (the
+    /// shortcut's calls are not rmcp's) is dropped here instead (they are
+    /// never answered anyway).
     opened: bool,
     /// How errors answer a request whose id is unknown: until an
     /// `initialize` says otherwise, as the current revision does.
     unread: Unread,
     /// When the grace period ends, once the server is shutting down.
     stopping: Option<tokio::time::Instant>,
+    /// The calls the shortcut is running.
+    calls: Arc<Calls>,
 }
 
 impl Judge {
@@ -488,15 +507,17 @@ impl Judge {
         }
         let passed = match guard::inspect(&line, self.limits.max_depth) {
             Err(refusal) => return Verdict::Refuse(refusal),
-            Ok(passed) if !self.opened && passed.kind != Kind::Request => {
-                tracing::debug!("a message before the first request was dropped");
-                return Verdict::Skip;
-            }
             Ok(passed) => passed,
         };
         if let Some(cancelled) = &passed.cancels {
-            // rmcp sends no answer to a cancelled request.
+            // rmcp sends no answer to a cancelled request, and neither
+            // does the shortcut.
+            self.calls.cancel(cancelled);
             inflight.leave(cancelled);
+        }
+        if !self.opened && passed.kind != Kind::Request {
+            tracing::debug!("a message before rmcp's first request was dropped");
+            return Verdict::Skip;
         }
         let Some(id) = passed.id.clone() else {
             self.opened = true;
@@ -510,17 +531,110 @@ impl Judge {
         }
         if let Some(listing) = passed
             .lists_tools()
-            .then_some(self.lister.as_ref())
+            .then_some(self.shortcut.as_ref())
             .flatten()
-            .and_then(|lister| lister.answer(&line, &self.operator, None))
+            .and_then(|shortcut| shortcut.list(&line, &self.operator, None))
         {
             return Verdict::Listed(listing.into_string());
         }
         if passed.method == guard::Method::Initialize {
             self.unread = Unread::of_version(passed.version.as_deref());
         }
-        self.opened = true;
-        Verdict::Enter(id, line)
+        // A call rmcp may never see: it opens rmcp's session only once it
+        // is forwarded.
+        let call = passed.method == guard::Method::ToolsCall;
+        self.opened |= !call;
+        Verdict::Enter { id, line, call }
+    }
+}
+
+/// The calls the shortcut is running, by id: a cancellation stops one as
+/// rmcp would stop its own, and the end of serving stops what is left.
+///
+/// Each run holds a ticket, so that of a run that finishes and a
+/// cancellation of it exactly one wins: a cancelled run never answers,
+/// even once a new request has taken its id.
+#[derive(Default)]
+struct Calls {
+    running: Mutex<HashMap<guard::RequestId, (u64, tokio::task::AbortHandle)>>,
+    tickets: AtomicU64,
+}
+
+impl Calls {
+    fn running(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<guard::RequestId, (u64, tokio::task::AbortHandle)>> {
+        self.running.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs the call under `id`, its answer going to `answers`.
+    fn start(
+        self: &Arc<Self>,
+        id: guard::RequestId,
+        pending: Pending,
+        answers: mpsc::Sender<ToWrite>,
+    ) {
+        let ticket = self.tickets.fetch_add(1, Ordering::Relaxed);
+        let calls = self.clone();
+        let key = id.clone();
+        // Held while the task is spawned, so that it cannot finish before
+        // it is recorded.
+        let mut running = self.running();
+        let task = tokio::spawn(async move {
+            let text = pending.await;
+            if calls.finish(&key, ticket) {
+                let _ = answers.send(ToWrite::Answer(key, text)).await;
+            }
+        });
+        running.insert(id, (ticket, task.abort_handle()));
+    }
+
+    /// Whether the run holding `ticket` is still the call under `id`, which
+    /// it then crosses off.
+    fn finish(&self, id: &guard::RequestId, ticket: u64) -> bool {
+        let mut running = self.running();
+        if running.get(id).is_some_and(|(held, _)| *held == ticket) {
+            running.remove(id);
+            return true;
+        }
+        false
+    }
+
+    /// Stops the call under `id`, if the shortcut is running it.
+    fn cancel(&self, id: &guard::RequestId) {
+        if let Some((_, task)) = self.running().remove(id) {
+            task.abort();
+        }
+    }
+
+    /// Stops every call still running.
+    fn stop(&self) {
+        for (_, (_, task)) in self.running().drain() {
+            task.abort();
+        }
+    }
+}
+
+/// A line for the writer.
+enum ToWrite {
+    /// The guard's own: a refusal, a listing. Always written.
+    Line(String),
+    /// The answer of a call the shortcut ran: written only if its request
+    /// is still in flight, which it then leaves, as an answer of rmcp's.
+    Answer(guard::RequestId, String),
+}
+
+impl ToWrite {
+    /// The line to write, with its newline, or `None` for an answer whose
+    /// request is no longer in flight.
+    fn kept(self, inflight: &InFlight) -> Option<String> {
+        let mut line = match self {
+            ToWrite::Line(line) => line,
+            ToWrite::Answer(id, line) if inflight.leave(&id) => line,
+            ToWrite::Answer(..) => return None,
+        };
+        line.push('\n');
+        Some(line)
     }
 }
 
@@ -537,27 +651,34 @@ async fn forward<P: AsyncWrite + Unpin>(to_rmcp: &mut P, mut line: Vec<u8>) -> b
 async fn guard_lines<P: AsyncWrite + Unpin>(
     mut lines: mpsc::Receiver<Incoming>,
     mut to_rmcp: P,
-    answers: mpsc::Sender<String>,
+    answers: mpsc::Sender<ToWrite>,
     guarding: Guarding,
 ) {
     let Guarding {
         limits,
-        lister,
+        shortcut,
         inflight,
         shutdown,
         rmcp_stop,
     } = guarding;
     let mut judge = Judge {
         limits,
-        lister,
+        shortcut,
         operator: Caller::operator(),
         opened: false,
         unread: Unread::Omitted,
         stopping: None,
+        calls: Arc::default(),
     };
     let answer = |refused: guard::Refused, unread: Unread| {
         let answers = answers.clone();
-        async move { !refused.answer || answers.send(refused.response(unread)).await.is_ok() }
+        async move {
+            !refused.answer
+                || answers
+                    .send(ToWrite::Line(refused.response(unread)))
+                    .await
+                    .is_ok()
+        }
     };
     loop {
         let stopping = judge.stopping;
@@ -577,17 +698,27 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
         let going_on = match judge.judge(incoming, &inflight) {
             Verdict::Skip => true,
             Verdict::Refuse(refused) => answer(refused, judge.unread).await,
-            Verdict::Listed(text) => answers.send(text).await.is_ok(),
+            Verdict::Listed(text) => answers.send(ToWrite::Line(text)).await.is_ok(),
             Verdict::Forward(line) => forward(&mut to_rmcp, line).await,
-            Verdict::Enter(id, line) => {
+            Verdict::Enter { id, line, call } => {
                 // Held here while the limit is reached: no more input is
                 // read until an answer is written.
                 let entered = tokio::select! {
                     entered = inflight.enter(&id) => entered,
                     () = shutdown.cancelled() => Err(inflight::InUse),
                 };
+                let shortcut = judge.shortcut.as_ref().filter(|_| call);
                 match entered {
-                    Ok(()) => forward(&mut to_rmcp, line).await,
+                    Ok(()) => match shortcut.and_then(|s| s.call(&line, &judge.operator, None)) {
+                        Some(pending) => {
+                            judge.calls.start(id, pending, answers.clone());
+                            true
+                        }
+                        None => {
+                            judge.opened = true;
+                            forward(&mut to_rmcp, line).await
+                        }
+                    },
                     Err(_) if shutdown.is_cancelled() => {
                         answer(guard::shutting_down(&id), judge.unread).await
                     }
@@ -600,6 +731,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
         }
     }
     wind_down(&judge, &inflight, &answers).await;
+    judge.calls.stop();
     rmcp_stop.cancel();
     let _ = to_rmcp.shutdown().await;
 }
@@ -607,7 +739,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
 /// The input ended, or the server is shutting down: what is in flight gets
 /// what is left of the grace period to finish, and what is still running
 /// then is answered with an error saying the server stopped.
-async fn wind_down(judge: &Judge, inflight: &InFlight, answers: &mpsc::Sender<String>) {
+async fn wind_down(judge: &Judge, inflight: &InFlight, answers: &mpsc::Sender<ToWrite>) {
     let grace = judge.limits.shutdown_grace;
     let grace_ends = judge
         .stopping
@@ -623,7 +755,7 @@ async fn wind_down(judge: &Judge, inflight: &InFlight, answers: &mpsc::Sender<St
     }
     for id in inflight.abandon() {
         if answers
-            .send(guard::stopped(&id).response(judge.unread))
+            .send(ToWrite::Line(guard::stopped(&id).response(judge.unread)))
             .await
             .is_err()
         {
@@ -639,7 +771,7 @@ async fn wind_down(judge: &Judge, inflight: &InFlight, answers: &mpsc::Sender<St
 async fn write_out<W, P>(
     mut output: Out<W>,
     mut from_rmcp: P,
-    mut answers: mpsc::Receiver<String>,
+    mut answers: mpsc::Receiver<ToWrite>,
     inflight: Arc<InFlight>,
 ) -> std::io::Result<()>
 where
@@ -679,9 +811,10 @@ where
             },
             answer = answers.recv(), if guard_open => match answer {
                 None => guard_open = false,
-                Some(mut line) => {
-                    line.push('\n');
-                    output.put(line.as_bytes()).await?;
+                Some(answer) => {
+                    if let Some(line) = answer.kept(&inflight) {
+                        output.put(line.as_bytes()).await?;
+                    }
                 }
             },
         }
@@ -692,9 +825,10 @@ where
                 let written = keep_answers(&partial, &inflight, &mut kept);
                 output.put(written).await?;
             }
-            while let Ok(mut line) = answers.try_recv() {
-                line.push('\n');
-                output.put(line.as_bytes()).await?;
+            while let Ok(answer) = answers.try_recv() {
+                if let Some(line) = answer.kept(&inflight) {
+                    output.put(line.as_bytes()).await?;
+                }
             }
             break;
         }

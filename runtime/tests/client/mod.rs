@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::Registry;
 use tooltable_runtime::serve::McpServer;
@@ -351,4 +352,152 @@ pub fn stateless_call_request(
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: {tool}\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
+}
+
+/// The `_meta` a 2026-07-28 request carries.
+pub fn current_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "listing-tests", "version": "0"},
+    })
+}
+
+/// A stdio session: one line out, the line answering it back.
+pub struct Session {
+    write: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+    read: BufReader<Box<dyn tokio::io::AsyncRead + Unpin + Send>>,
+    pub next_id: i64,
+    /// `None` for 2026-07-28, whose requests carry their version.
+    pub legacy: Option<&'static str>,
+    /// The server's process, when it has one; killed with the session.
+    _process: Option<tokio::process::Child>,
+}
+
+impl Session {
+    /// A session with `server`, served in this process on an in-process pipe.
+    pub async fn open(server: Server<McpServer<Shelf>>, legacy: Option<&'static str>) -> Session {
+        let (client, server_side) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_side);
+        tokio::spawn(server.serve_io(server_read, server_write));
+        let (read, write) = tokio::io::split(client);
+        Session::start(Box::new(read), Box::new(write), None, legacy).await
+    }
+
+    /// A session with `runtime/examples/fixture_stdio.rs` started with
+    /// `args`: a server on a real process's stdin and stdout.
+    pub async fn spawn(args: &[&str], legacy: Option<&'static str>) -> Session {
+        let deps = std::env::current_exe().unwrap();
+        let binary = deps
+            .parent()
+            .and_then(|deps| deps.parent())
+            .unwrap()
+            .join("examples")
+            .join(format!("fixture_stdio{}", std::env::consts::EXE_SUFFIX));
+        let mut child = tokio::process::Command::new(&binary)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}; `cargo test -p tooltable-runtime` builds it",
+                    binary.display()
+                )
+            });
+        let write = Box::new(child.stdin.take().unwrap());
+        let read = Box::new(child.stdout.take().unwrap());
+        Session::start(read, write, Some(child), legacy).await
+    }
+
+    async fn start(
+        read: Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+        write: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+        process: Option<tokio::process::Child>,
+        legacy: Option<&'static str>,
+    ) -> Session {
+        let mut session = Session {
+            write,
+            read: BufReader::new(read),
+            next_id: 1,
+            legacy,
+            _process: process,
+        };
+        if let Some(version) = legacy {
+            let (_, answer) = session
+                .ask(
+                    "initialize",
+                    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+                )
+                .await;
+            assert_eq!(answer["result"]["protocolVersion"], version, "{answer}");
+            session
+                .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+                .await;
+        }
+        session
+    }
+
+    pub async fn send(&mut self, message: &Value) {
+        let line = format!("{message}\n");
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// Asks and returns the answer, raw and parsed.
+    pub async fn ask(&mut self, method: &str, params: Value) -> (String, Value) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let mut line = String::new();
+            tokio::time::timeout(Duration::from_secs(10), self.read.read_line(&mut line))
+                .await
+                .expect("an answer within 10 s")
+                .unwrap();
+            let answer: Value = serde_json::from_str(&line).unwrap();
+            if answer["id"] == json!(id) {
+                return (line, answer);
+            }
+        }
+    }
+
+    /// Lists the tools from `cursor`, as the session's era asks.
+    pub async fn list(&mut self, cursor: Option<&str>) -> (String, Value) {
+        let mut params = json!({});
+        if let Some(cursor) = cursor {
+            params["cursor"] = json!(cursor);
+        }
+        if self.legacy.is_none() {
+            params["_meta"] = current_meta();
+        }
+        self.ask("tools/list", params).await
+    }
+
+    /// The next line the server writes, parsed.
+    pub async fn next_answer(&mut self) -> Value {
+        let mut line = String::new();
+        tokio::time::timeout(Duration::from_secs(10), self.read.read_line(&mut line))
+            .await
+            .expect("an answer within 10 s")
+            .unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+/// Serves `server` over HTTP on a port of its own, until the sender is
+/// dropped.
+pub async fn listen(
+    server: Server<McpServer<Shelf>>,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = server.shutdown_on(async move {
+        let _ = stopped.await;
+    });
+    tokio::spawn(server.http_on(listener));
+    (address, stop)
 }

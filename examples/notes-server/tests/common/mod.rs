@@ -19,12 +19,24 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 
 /// A loopback port nothing listens on, for a program that cannot be told
 /// to pick its own (redis-server).
+///
+/// Drawn below the system's ephemeral range (32768 and up on Linux), from a
+/// start of this process's own, each port once: a port the system handed
+/// out and took back could be handed to another test's server, or to a
+/// connection's own end, before the program binds it, and the test would
+/// then talk to the wrong server.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    const FIRST: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    loop {
+        let offset = (std::process::id() + NEXT.fetch_add(1, Ordering::Relaxed)) % SPAN;
+        let port = u16::try_from(FIRST + offset).expect("below 32 000");
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 /// The port a server started with `--http 127.0.0.1:0` was given, read

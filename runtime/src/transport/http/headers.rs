@@ -1,5 +1,5 @@
 //! What a request's headers say: the revision an error is written for,
-//! and whether a listing may be answered before rmcp sees it.
+//! and whether a listing or a call may be answered before rmcp sees it.
 
 use crate::transport::guard::{self, Unread};
 
@@ -12,14 +12,26 @@ pub(super) fn unread_of(headers: &http::HeaderMap, passed: Option<&guard::Passed
     Unread::of_version(header.or(passed.and_then(|p| p.version.as_deref())))
 }
 
+/// What a stateless request is, by its headers: a listing, or a call of
+/// the named tool.
+pub(super) enum Stateless<'a> {
+    /// `tools/list`.
+    Listing,
+    /// `tools/call` of this tool (the name as the body has it).
+    Call(&'a str),
+}
+
 /// The `MCP-Protocol-Version` of a request whose headers ask for nothing
-/// but a stateless listing: no session, no `Origin` (a browser's request
+/// but a stateless `request`: no session, no `Origin` (a browser's request
 /// goes to rmcp, which checks it), an allowed `Host`, JSON in and both
-/// media types accepted, and one `Mcp-Method: tools/list`. `None` sends the
-/// request on to rmcp, which answers or refuses it as the spec says.
-pub(super) fn stateless_listing<'h>(
+/// media types accepted, one `Mcp-Method` naming the method and, for a
+/// call, one `Mcp-Name` naming the tool as plain text (a name rmcp would
+/// decode from Base64 is left to rmcp). `None` sends the request on to
+/// rmcp, which answers or refuses it as the spec says.
+pub(super) fn stateless<'h>(
     headers: &'h http::HeaderMap,
     hosts: &[String],
+    request: Stateless<'_>,
 ) -> Option<&'h str> {
     use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
     let one = |name: &str| {
@@ -58,7 +70,14 @@ pub(super) fn stateless_listing<'h>(
     {
         return None;
     }
-    (one("mcp-method")? == "tools/list").then_some(())?;
+    match request {
+        Stateless::Listing => (one("mcp-method")? == "tools/list").then_some(())?,
+        Stateless::Call(tool) => {
+            (one("mcp-method")? == "tools/call").then_some(())?;
+            let name = one("mcp-name")?;
+            (name == tool && !name.starts_with("=?")).then_some(())?;
+        }
+    }
     one("mcp-protocol-version")
 }
 

@@ -4,7 +4,7 @@
 
 use super::service::{Mount, OnConnection};
 use super::{Gate, HttpService, MCP_PATH};
-use crate::mcp::listing::Lister;
+use crate::mcp::shortcut::Shortcut;
 use crate::transport::connections::Connections;
 use crate::transport::error::ServeError;
 use crate::transport::limits::Limits;
@@ -19,7 +19,7 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
     handler: H,
     listener: TcpListener,
     limits: Limits,
-    lister: Option<Arc<dyn Lister>>,
+    shortcut: Option<Arc<dyn Shortcut>>,
     gate: Gate,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
@@ -29,7 +29,7 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
     let connections = Connections::new(gate.max_connections);
     let header_read_timeout = gate.header_read_timeout;
     let max_connections = gate.max_connections;
-    let service = HttpService::new(handler, limits, lister, gate, Mount::Listener(address));
+    let service = HttpService::new(handler, limits, shortcut, gate, Mount::Listener(address));
     service.check_address(address)?;
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}{MCP_PATH}");
     loop {

@@ -2,9 +2,9 @@
 //! application mounts and what the server's own listener serves.
 
 use super::answer::{self, Answering, Body, json_response, refusal};
-use super::headers::{stateless_listing, unread_of};
+use super::headers::{Stateless, stateless, unread_of};
 use super::{Gate, MCP_PATH};
-use crate::mcp::listing::Lister;
+use crate::mcp::shortcut::Shortcut;
 use crate::transport::connections::Place;
 use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Passed, Refused, RequestId, Unread};
@@ -90,7 +90,7 @@ struct Shared<H: ServerHandler> {
     /// The ids of requests in progress in each session.
     session_ids: Arc<SessionIds>,
     limits: Limits,
-    lister: Option<Arc<dyn Lister>>,
+    shortcut: Option<Arc<dyn Shortcut>>,
     /// The `Host` values rmcp accepts, for the listings answered here.
     hosts: Vec<String>,
     gate: Gate,
@@ -161,7 +161,7 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
     pub(crate) fn new(
         handler: H,
         limits: Limits,
-        lister: Option<Arc<dyn Lister>>,
+        shortcut: Option<Arc<dyn Shortcut>>,
         gate: Gate,
         mount: Mount,
     ) -> HttpService<H> {
@@ -204,7 +204,7 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
                 admitting: tokio::sync::Mutex::new(()),
                 session_ids: Arc::new(std::sync::Mutex::new(HashSet::new())),
                 limits,
-                lister,
+                shortcut,
                 hosts,
                 gate,
                 mount,
@@ -503,8 +503,9 @@ where
 }
 
 /// Answers a POST that arrived whole: a listing from the baked text, a
-/// refusal of a call the token may not make or of a session beyond the
-/// limit or of an id already in use, or else rmcp's answer.
+/// refusal of a call the token may not make, a stateless call the
+/// shortcut can answer, a refusal of a session beyond the limit or of an
+/// id already in use, or else rmcp's answer.
 async fn answer_arrived<H, T>(shared: &Shared<H>, request: Arrived, held: T) -> Response<Body>
 where
     H: ServerHandler + Send + 'static,
@@ -518,13 +519,13 @@ where
         caller,
     } = request;
     if passed.lists_tools()
-        && let Some(lister) = &shared.lister
-        && let Some(version) = stateless_listing(&parts.headers, &shared.hosts)
+        && let Some(shortcut) = &shared.shortcut
+        && let Some(version) = stateless(&parts.headers, &shared.hosts, Stateless::Listing)
     {
         let caller = caller
             .clone()
             .unwrap_or_else(crate::registry::policy::Caller::operator);
-        if let Some(answer) = lister.answer(&bytes, &caller, Some(version)) {
+        if let Some(answer) = shortcut.list(&bytes, &caller, Some(version)) {
             return json_response(StatusCode::OK, answer.into_string());
         }
     }
@@ -533,6 +534,21 @@ where
         && let Some(response) = insufficient_scope(auth, &shared.gate, caller, tool)
     {
         return response;
+    }
+    if passed.method == guard::Method::ToolsCall
+        && let (Some(shortcut), Some(tool)) = (&shared.shortcut, &passed.tool)
+        && let Some(version) = stateless(&parts.headers, &shared.hosts, Stateless::Call(tool))
+    {
+        let caller = caller
+            .clone()
+            .unwrap_or_else(crate::registry::policy::Caller::operator);
+        if let Some(pending) = shortcut.call(&bytes, &caller, Some(version)) {
+            return tokio::select! {
+                biased;
+                () = shared.stopped.cancelled() => answer::stopped(passed.id.as_ref(), unread),
+                text = pending => json_response(StatusCode::OK, text),
+            };
+        }
     }
     let session = parts
         .headers

@@ -1,0 +1,76 @@
+//! The requests a transport answers itself, before rmcp's service.
+//!
+//! rmcp answers every request through its service: a task per request, a
+//! request context, the peer, the typed message parsed again and written
+//! through the transport's own channels. Two requests need none of it when
+//! the transport can be sure of their era and caller: a `tools/list`
+//! ([`super::listing`]), answered from the descriptors' text, and a
+//! `tools/call` of a tool that cannot talk back ([`super::calling`]), which
+//! is one request and one answer in every era. A transport hands such a
+//! request here first, after its guard read it; what this module is not
+//! sure of goes on to rmcp unchanged. The shortcut may decline, never
+//! differ: the serving tests compare its answers with rmcp's byte for byte.
+
+use crate::mcp::calling::{Calling, DirectCalls};
+use crate::mcp::listing::{Answer, Listing};
+use crate::registry::policy::Caller;
+
+pub(crate) use crate::mcp::calling::Pending;
+
+/// Answers the requests of one transport that need no rmcp service, or
+/// declines them.
+pub(crate) trait Shortcut: Send + Sync {
+    /// The whole JSON-RPC response to a `tools/list` `request`, asked by
+    /// `transport_caller` (the caller the transport established), or `None`
+    /// for rmcp to answer. `header_version` is the HTTP
+    /// `MCP-Protocol-Version`, which a request must carry and match there;
+    /// `None` on stdio.
+    fn list(
+        &self,
+        request: &[u8],
+        transport_caller: &Caller,
+        header_version: Option<&str>,
+    ) -> Option<Answer>;
+
+    /// The response to a `tools/call` `request`, to be awaited, or `None`
+    /// for rmcp to answer. Once it is given, the call has been admitted
+    /// and its handler will run when the future is polled; dropping the
+    /// future cancels the call as rmcp's dropping would.
+    fn call(
+        &self,
+        request: &[u8],
+        transport_caller: &Caller,
+        header_version: Option<&str>,
+    ) -> Option<Pending>;
+}
+
+/// The shortcuts of an adapter: its listings and its calls, each unless
+/// the server sends them all through rmcp.
+pub(crate) struct Shortcuts<C: Send + Sync + 'static, S> {
+    pub listing: Option<Listing<C>>,
+    pub calling: Option<Calling<S>>,
+}
+
+impl<C: Send + Sync + 'static, S: DirectCalls> Shortcut for Shortcuts<C, S> {
+    fn list(
+        &self,
+        request: &[u8],
+        transport_caller: &Caller,
+        header_version: Option<&str>,
+    ) -> Option<Answer> {
+        self.listing
+            .as_ref()?
+            .answer(request, transport_caller, header_version)
+    }
+
+    fn call(
+        &self,
+        request: &[u8],
+        transport_caller: &Caller,
+        header_version: Option<&str>,
+    ) -> Option<Pending> {
+        self.calling
+            .as_ref()?
+            .answer(request, transport_caller, header_version)
+    }
+}

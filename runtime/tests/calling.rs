@@ -1,0 +1,425 @@
+//! A `tools/call` the transports answer themselves equals, byte for byte,
+//! what rmcp's service sends, in every era, on both transports: results,
+//! tool errors, argument errors, refusals, unknown tools; and it is really
+//! the other path that answered.
+
+mod client;
+
+use client::{Session, current_meta};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::Caller;
+use tooltable_runtime::Registry;
+use tooltable_runtime::Tier;
+use tooltable_runtime::registry::MemoryStore;
+use tooltable_runtime::registry::Pins;
+use tooltable_runtime::serve::McpServer;
+use tooltable_runtime::serve::Server;
+
+/// A way of serving the fixture, and the calls made of it.
+struct Setup {
+    name: &'static str,
+    registry: fn() -> Registry<Shelf>,
+    caller: Option<fn() -> Caller>,
+    calls: Vec<(&'static str, Value)>,
+}
+
+fn everything() -> Registry<Shelf> {
+    Registry::builder(&TOOLS)
+        .max_tier(Tier::Destructive)
+        .build()
+}
+
+fn read_only() -> Registry<Shelf> {
+    Registry::new(&TOOLS)
+}
+
+fn one_disabled() -> Registry<Shelf> {
+    let registry = Registry::builder(&TOOLS)
+        .max_tier(Tier::Destructive)
+        .store(MemoryStore::new())
+        .build();
+    registry.set_enabled("items_get", false).unwrap();
+    registry
+}
+
+fn without_permissions() -> Caller {
+    Caller::with_permissions(Vec::<String>::new())
+}
+
+fn pinned() -> Caller {
+    let fingerprint = *TOOLS.get("items_get").unwrap().fingerprint();
+    Caller::operator().pinned(Pins::new([("items_get".to_owned(), fingerprint)]).unwrap())
+}
+
+/// Tools whose handlers talk back (a handle, a confirmation): rmcp's to
+/// answer on either server.
+const TALKING: [&str; 2] = ["items_progress", "items_destroy"];
+
+fn setups() -> Vec<Setup> {
+    let every_kind = vec![
+        // Results: a synchronous handler, an async one, a plain string.
+        ("items_list", json!({})),
+        ("items_create", json!({"name": "a lamp"})),
+        ("items_get", json!({"id": 1})),
+        (
+            "items_label",
+            json!({"copies": 2, "text": "lamp", "code": "LMP001", "notify": "a@b.example", "shelves": [1, 2]}),
+        ),
+        ("items_pause", json!({"ms": 5})),
+        // Tool errors: the handler's own, and a panic.
+        ("items_create", json!({"name": "  "})),
+        ("items_get", json!({"id": 999})),
+        ("items_fault", json!({"kind": "panic"})),
+        // Argument errors: a wrong type, a missing argument, an unknown
+        // one, a constraint broken.
+        ("items_create", json!({"name": 5})),
+        ("items_get", json!({})),
+        ("items_list", json!({"surprise": true})),
+        (
+            "items_label",
+            json!({"copies": 11, "text": "lamp", "code": "lamp", "notify": "a@b.example", "shelves": [1, 1]}),
+        ),
+        // Not a tool, and tools that talk back.
+        ("items_nope", json!({})),
+        ("items_progress", json!({"steps": 1})),
+        ("items_destroy", json!({"id": 1})),
+    ];
+    let refusals = vec![
+        ("items_get", json!({"id": 1})),
+        ("items_create", json!({"name": "a lamp"})),
+        ("items_list", json!({})),
+    ];
+    let setup = |name, registry, caller, calls| Setup {
+        name,
+        registry,
+        caller,
+        calls,
+    };
+    vec![
+        setup("every tool", everything, None, every_kind),
+        setup("the read tier", read_only, None, refusals.clone()),
+        setup("a disabled tool", one_disabled, None, refusals.clone()),
+        setup(
+            "no permissions",
+            everything,
+            Some(without_permissions),
+            refusals.clone(),
+        ),
+        setup("pinned", everything, Some(pinned), refusals),
+    ]
+}
+
+fn server(setup: &Setup, direct: bool) -> Server<McpServer<Shelf>> {
+    let mut server = Server::new((setup.registry)(), Shelf::new())
+        .handle_signals(false)
+        .baked_calls(direct);
+    if let Some(caller) = setup.caller {
+        server = server.fixed_caller(caller());
+    }
+    server
+}
+
+/// Counts the calls answered without rmcp's service, by the event the
+/// shortcut records for each, on the thread it is installed on (the tests
+/// run their servers on the test's own thread).
+#[derive(Clone, Default)]
+struct Direct(Arc<AtomicUsize>);
+
+impl tracing::Subscriber for Direct {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        metadata.target() == "tooltable::shortcut"
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        if event.metadata().target() == "tooltable::shortcut" {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// Runs `test` on a runtime of the current thread, counting the calls the
+/// shortcut answers.
+fn counting<F: std::future::Future>(test: impl FnOnce(Direct) -> F) -> F::Output {
+    let direct = Direct::default();
+    let _default = tracing::subscriber::set_default(direct.clone());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(test(direct))
+}
+
+/// The calls that can be answered without rmcp.
+fn simple(setup: &Setup) -> usize {
+    setup
+        .calls
+        .iter()
+        .filter(|(tool, _)| !TALKING.contains(tool))
+        .count()
+}
+
+fn compare(setup: &Setup, era: &str, direct: &[String], typed: &[String]) {
+    assert_eq!(direct.len(), typed.len());
+    for (i, (direct, typed)) in direct.iter().zip(typed).enumerate() {
+        assert_eq!(
+            direct, typed,
+            "{} ({era}), call {i} ({:?}): the direct answer differs from rmcp's",
+            setup.name, setup.calls[i]
+        );
+    }
+}
+
+async fn call_all(session: &mut Session, setup: &Setup) -> Vec<String> {
+    let mut answers = Vec::new();
+    for (tool, arguments) in &setup.calls {
+        let mut params = json!({"name": tool, "arguments": arguments});
+        if session.legacy.is_none() {
+            params["_meta"] = current_meta();
+        }
+        let (raw, _) = session.ask("tools/call", params).await;
+        answers.push(raw);
+    }
+    answers
+}
+
+/// Waits until the session's era is known to the shortcut (rmcp records it
+/// once it handled `initialized`): listings come from baked bytes then.
+async fn wait_for_the_era(setup: &Setup, session: &mut Session) {
+    let registry = (setup.registry)();
+    for _ in 0..500 {
+        let (raw, answer) = session.list(None).await;
+        let first = answer["result"]["tools"][0]["name"].as_str();
+        if first.is_some_and(|name| raw.contains(registry.get(name).unwrap().descriptor_json())) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the session's era never became known");
+}
+
+#[test]
+fn on_stdio_a_call_answered_directly_equals_rmcps_byte_for_byte_in_every_era() {
+    counting(|direct| async move {
+        for setup in setups() {
+            for era in [Some("2025-06-18"), Some("2025-11-25"), None] {
+                let mut answers = Vec::new();
+                for shortcut in [true, false] {
+                    let mut session = Session::open(server(&setup, shortcut), era).await;
+                    if era.is_some() {
+                        wait_for_the_era(&setup, &mut session).await;
+                    }
+                    session.next_id = 1000;
+                    let before = direct.0.load(Ordering::SeqCst);
+                    answers.push(call_all(&mut session, &setup).await);
+                    let answered = direct.0.load(Ordering::SeqCst) - before;
+                    let expected = if shortcut { simple(&setup) } else { 0 };
+                    assert_eq!(
+                        answered,
+                        expected,
+                        "{} ({}): calls answered without rmcp",
+                        setup.name,
+                        era.unwrap_or("2026-07-28")
+                    );
+                }
+                compare(
+                    &setup,
+                    era.unwrap_or("2026-07-28"),
+                    &answers[0],
+                    &answers[1],
+                );
+            }
+        }
+    });
+}
+
+/// An HTTP server for `setup`, stopped when the sender is dropped.
+async fn http(
+    setup: &Setup,
+    direct: bool,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    client::listen(server(setup, direct)).await
+}
+
+/// A stateless 2026-07-28 POST of a `tools/call` body, with the headers a
+/// client sends, plus `extra`.
+async fn post_call(
+    address: std::net::SocketAddr,
+    id: i64,
+    tool: &str,
+    arguments: &Value,
+    extra: &[(&str, &str)],
+) -> client::Answer {
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": tool, "arguments": arguments, "_meta": current_meta(),
+    }});
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", tool),
+    ];
+    headers.extend_from_slice(extra);
+    client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await
+}
+
+#[test]
+fn over_http_a_stateless_call_answered_directly_equals_rmcps_byte_for_byte() {
+    counting(|direct| async move {
+        for setup in setups() {
+            let mut answers = Vec::new();
+            for shortcut in [true, false] {
+                let (address, _stop) = http(&setup, shortcut).await;
+                let before = direct.0.load(Ordering::SeqCst);
+                let mut these = Vec::new();
+                for (i, (tool, arguments)) in setup.calls.iter().enumerate() {
+                    let answer = post_call(address, i as i64 + 1, tool, arguments, &[]).await;
+                    let kind = answer.header("content-type").map(str::to_owned);
+                    these.push(format!("{} {kind:?} {}", answer.status, answer.body));
+                }
+                let answered = direct.0.load(Ordering::SeqCst) - before;
+                let expected = if shortcut { simple(&setup) } else { 0 };
+                assert_eq!(
+                    answered, expected,
+                    "{}: calls answered without rmcp",
+                    setup.name
+                );
+                answers.push(these);
+            }
+            compare(&setup, "2026-07-28 over HTTP", &answers[0], &answers[1]);
+        }
+    });
+}
+
+#[test]
+fn a_call_whose_headers_rmcp_must_check_is_left_to_rmcp() {
+    counting(|direct| async move {
+        let setup = &setups()[0];
+        let (address, _stop) = http(setup, true).await;
+        let before = direct.0.load(Ordering::SeqCst);
+        // The header names another tool than the body: rmcp's refusal.
+        let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "items_list", "arguments": {}, "_meta": current_meta(),
+        }});
+        let headers = [
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "items_get"),
+        ];
+        let refused = client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await;
+        assert_eq!(refused.status, 400, "{}", refused.body);
+        assert!(refused.body.contains("Mcp-Name"), "{}", refused.body);
+        // A version in the header the body does not name: rmcp's refusal.
+        let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "items_list", "arguments": {}, "_meta": current_meta(),
+        }});
+        let headers = [
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2025-11-25"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "items_list"),
+        ];
+        let refused = client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await;
+        assert!(refused.json().get("error").is_some(), "{}", refused.body);
+        assert_eq!(
+            direct.0.load(Ordering::SeqCst),
+            before,
+            "rmcp answered both"
+        );
+    });
+}
+
+#[test]
+fn a_cancelled_direct_call_is_never_answered_and_its_id_is_free_again() {
+    counting(|direct| async move {
+        let setup = &setups()[0];
+        let mut session = Session::open(server(setup, true), None).await;
+        let sleeping = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+            "name": "items_pause", "arguments": {"ms": 300}, "_meta": current_meta(),
+        }});
+        session.send(&sleeping).await;
+        session
+            .send(
+                &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
+                    "requestId": 7, "_meta": current_meta(),
+                }}),
+            )
+            .await;
+        // The id is free: a new call under it is answered, once, with its own answer.
+        session.next_id = 7;
+        let (raw, answer) = session
+            .ask(
+                "tools/call",
+                json!({"name": "items_list", "arguments": {}, "_meta": current_meta()}),
+            )
+            .await;
+        assert!(answer.get("result").is_some(), "{raw}");
+        assert_eq!(direct.0.load(Ordering::SeqCst), 2);
+        // Long after the paused call would have ended, nothing more came.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        session
+            .send(
+                &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+                    "name": "items_list", "arguments": {}, "_meta": current_meta(),
+                }}),
+            )
+            .await;
+        let next = session.next_answer().await;
+        assert_eq!(
+            next["id"],
+            json!(8),
+            "a cancelled call was answered: {next}"
+        );
+    });
+}
+
+#[test]
+fn a_direct_call_in_progress_when_the_input_ends_is_answered_before_serving_ends() {
+    counting(|direct| async move {
+        let setup = &setups()[0];
+        let (client, server_side) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_side);
+        let serving = tokio::spawn(server(setup, true).serve_io(server_read, server_write));
+        let (read, mut write) = tokio::io::split(client);
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "items_pause", "arguments": {"ms": 200}, "_meta": current_meta(),
+        }});
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        write
+            .write_all(format!("{call}\n").as_bytes())
+            .await
+            .unwrap();
+        write.shutdown().await.unwrap();
+        drop(write);
+        let mut lines = tokio::io::BufReader::new(read).lines();
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("an answer within 10 s")
+            .unwrap()
+            .expect("the call's answer, not the end of the output");
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            answer["result"]["content"][0]["text"], "paused 200 ms",
+            "{line}"
+        );
+        assert_eq!(direct.0.load(Ordering::SeqCst), 1);
+        tokio::time::timeout(Duration::from_secs(10), serving)
+            .await
+            .expect("serving ends once the call was answered")
+            .unwrap()
+            .unwrap();
+    });
+}
