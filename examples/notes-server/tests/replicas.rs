@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{TempDir, free_port, listening_port};
+use common::{TempDir, free_port, started};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_notes-server");
 
@@ -98,6 +98,11 @@ struct Replica {
 
 impl Replica {
     fn start(dir: &Path, name: &str, state: &str, key: &Path) -> Replica {
+        Replica::try_start(dir, name, state, key).unwrap_or_else(|why| panic!("{why}"))
+    }
+
+    /// [`Replica::start`], or why the replica did not start.
+    fn try_start(dir: &Path, name: &str, state: &str, key: &Path) -> Result<Replica, String> {
         let log = dir.join(format!("{name}.log"));
         let child = Command::new(SERVER)
             .args(["serve", "--http", "127.0.0.1:0", "--allow-destructive"])
@@ -110,11 +115,11 @@ impl Replica {
             .spawn()
             .unwrap();
         let mut process = Process(child);
-        let port = listening_port(&log, &mut process.0);
-        Replica {
+        let port = started(&log, &mut process.0)?;
+        Ok(Replica {
             port,
             _process: process,
-        }
+        })
     }
 
     /// A 2026-07-28 request; the JSON-RPC answer.
@@ -410,11 +415,28 @@ fn a_two_round_call_may_move_between_replicas_sharing_the_key_and_not_to_one_wit
 /// directory named after the test.
 fn two_replicas(test: &str) -> (TempDir, Redis, Replica, Replica) {
     let dir = TempDir::new("replicas", test);
-    let redis = Redis::start();
     let key = shared_key(&dir.0);
-    let a = Replica::start(&dir.0, "a", &redis.url(), &key);
-    let b = Replica::start(&dir.0, "b", &redis.url(), &key);
-    (dir, redis, a, b)
+    // A redis-server that was seen listening has been found refusing the
+    // first replica's connection when the whole suite runs (twice, never
+    // alone); what is under test starts after this, so the set-up is tried
+    // again with a new redis-server, saying so.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let redis = Redis::start();
+        let started = Replica::try_start(&dir.0, "a", &redis.url(), &key)
+            .and_then(|a| Replica::try_start(&dir.0, "b", &redis.url(), &key).map(|b| (a, b)));
+        match started {
+            Ok((a, b)) => return (dir, redis, a, b),
+            Err(why) if tries < 3 && why.contains("cannot reach the state store") => {
+                eprintln!(
+                    "{test}: the replicas could not reach redis-server on port {}, starting another: {why}",
+                    redis.port
+                );
+            }
+            Err(why) => panic!("{why}"),
+        }
+    }
 }
 
 /// Polls `task` on `replica` until `done` holds of it.

@@ -44,6 +44,11 @@ pub fn free_port() -> u16 {
 /// test and freed before the server binds it can be taken by another test's
 /// server in between.
 pub fn listening_port(log: &Path, child: &mut Child) -> u16 {
+    started(log, child).unwrap_or_else(|why| panic!("{why}"))
+}
+
+/// [`listening_port`], or why the server did not start: its log.
+pub fn started(log: &Path, child: &mut Child) -> Result<u16, String> {
     const LISTENING: &str = "serving MCP over streamable HTTP at http://127.0.0.1:";
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -54,15 +59,18 @@ pub fn listening_port(log: &Path, child: &mut Child) -> u16 {
             .and_then(|rest| rest.split('/').next())
             .and_then(|port| port.parse().ok())
         {
-            return port;
+            return Ok(port);
         }
         if let Ok(Some(status)) = child.try_wait() {
-            panic!("notes-server exited with {status} before listening:\n{text}");
+            return Err(format!(
+                "notes-server exited with {status} before listening:\n{text}"
+            ));
         }
-        assert!(
-            Instant::now() < deadline,
-            "notes-server did not log its address within 20 s:\n{text}"
-        );
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "notes-server did not log its address within 20 s:\n{text}"
+            ));
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
