@@ -5,17 +5,16 @@
 
 mod client;
 
-use client::{Session, current_meta};
+use client::{
+    Session, current_meta, everything, one_disabled, pinned, read_only, without_permissions,
+};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_fixture::Shelf;
 use tooltable_runtime::Caller;
 use tooltable_runtime::Registry;
-use tooltable_runtime::Tier;
-use tooltable_runtime::registry::MemoryStore;
-use tooltable_runtime::registry::Pins;
 use tooltable_runtime::serve::McpServer;
 use tooltable_runtime::serve::Server;
 
@@ -25,34 +24,6 @@ struct Setup {
     registry: fn() -> Registry<Shelf>,
     caller: Option<fn() -> Caller>,
     calls: Vec<(&'static str, Value)>,
-}
-
-fn everything() -> Registry<Shelf> {
-    Registry::builder(&TOOLS)
-        .max_tier(Tier::Destructive)
-        .build()
-}
-
-fn read_only() -> Registry<Shelf> {
-    Registry::new(&TOOLS)
-}
-
-fn one_disabled() -> Registry<Shelf> {
-    let registry = Registry::builder(&TOOLS)
-        .max_tier(Tier::Destructive)
-        .store(MemoryStore::new())
-        .build();
-    registry.set_enabled("items_get", false).unwrap();
-    registry
-}
-
-fn without_permissions() -> Caller {
-    Caller::with_permissions(Vec::<String>::new())
-}
-
-fn pinned() -> Caller {
-    let fingerprint = *TOOLS.get("items_get").unwrap().fingerprint();
-    Caller::operator().pinned(Pins::new([("items_get".to_owned(), fingerprint)]).unwrap())
 }
 
 /// Tools whose handlers talk back (a handle, a confirmation): rmcp's to

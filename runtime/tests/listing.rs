@@ -5,19 +5,19 @@
 
 mod client;
 
-use client::{Session, current_meta};
+use client::{
+    Session, current_meta, everything, one_disabled, pinned, read_only, without_permissions,
+};
 
 use serde_json::{Value, json};
 use std::time::Duration;
-use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_fixture::Shelf;
 use tooltable_runtime::Caller;
 use tooltable_runtime::Registry;
 use tooltable_runtime::Tier;
 use tooltable_runtime::provider::handler;
 use tooltable_runtime::provider::{BoxFuture, Outcome, Output};
 use tooltable_runtime::provider::{ProvidedTool, Provider};
-use tooltable_runtime::registry::MemoryStore;
-use tooltable_runtime::registry::Pins;
 use tooltable_runtime::serve::McpServer;
 use tooltable_runtime::serve::Server;
 
@@ -27,25 +27,6 @@ struct Setup {
     registry: fn() -> Registry<Shelf>,
     caller: Option<fn() -> Caller>,
     page_size: Option<usize>,
-}
-
-fn everything() -> Registry<Shelf> {
-    Registry::builder(&TOOLS)
-        .max_tier(Tier::Destructive)
-        .build()
-}
-
-fn read_only() -> Registry<Shelf> {
-    Registry::new(&TOOLS)
-}
-
-fn one_disabled() -> Registry<Shelf> {
-    let registry = Registry::builder(&TOOLS)
-        .max_tier(Tier::Destructive)
-        .store(MemoryStore::new())
-        .build();
-    registry.set_enabled("items_get", false).unwrap();
-    registry
 }
 
 fn with_provider() -> Registry<Shelf> {
@@ -68,15 +49,6 @@ fn with_provider() -> Registry<Shelf> {
     let registry = everything();
     registry.register(&Stats).unwrap();
     registry
-}
-
-fn without_permissions() -> Caller {
-    Caller::with_permissions(Vec::<String>::new())
-}
-
-fn pinned() -> Caller {
-    let fingerprint = *TOOLS.get("items_get").unwrap().fingerprint();
-    Caller::operator().pinned(Pins::new([("items_get".to_owned(), fingerprint)]).unwrap())
 }
 
 fn setups() -> Vec<Setup> {

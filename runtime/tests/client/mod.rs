@@ -26,8 +26,10 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::Registry;
+use tooltable_runtime::registry::{MemoryStore, Pins};
 use tooltable_runtime::serve::McpServer;
 use tooltable_runtime::serve::Server;
+use tooltable_runtime::{Caller, Tier};
 
 /// A client that answers every question, and records what it was told.
 #[derive(Clone, Default)]
@@ -500,4 +502,37 @@ pub async fn listen(
     });
     tokio::spawn(server.http_on(listener));
     (address, stop)
+}
+
+/// Every tool of the fixture, up to the destructive tier.
+pub fn everything() -> Registry<Shelf> {
+    Registry::builder(&TOOLS)
+        .max_tier(Tier::Destructive)
+        .build()
+}
+
+/// The registry nobody configured: read tools only.
+pub fn read_only() -> Registry<Shelf> {
+    Registry::new(&TOOLS)
+}
+
+/// Every tool, `items_get` disabled.
+pub fn one_disabled() -> Registry<Shelf> {
+    let registry = Registry::builder(&TOOLS)
+        .max_tier(Tier::Destructive)
+        .store(MemoryStore::new())
+        .build();
+    registry.set_enabled("items_get", false).unwrap();
+    registry
+}
+
+/// A caller holding no permission.
+pub fn without_permissions() -> Caller {
+    Caller::with_permissions(Vec::<String>::new())
+}
+
+/// A caller that pinned `items_get` alone.
+pub fn pinned() -> Caller {
+    let fingerprint = *TOOLS.get("items_get").unwrap().fingerprint();
+    Caller::operator().pinned(Pins::new([("items_get".to_owned(), fingerprint)]).unwrap())
 }
