@@ -505,9 +505,8 @@ where
         let prepared = self.prepare()?;
         tracing::info!("serving MCP on stdio");
         let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
-        crate::transport::stdio::serve(
+        crate::transport::stdio::serve_process(
             prepared.handler,
-            crate::transport::stdio::Ends::<tokio::io::Empty, tokio::io::Sink>::Process,
             prepared.limits,
             shortcut,
             prepared.shutdown,

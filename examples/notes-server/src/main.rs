@@ -278,6 +278,9 @@ fn init_logging() -> Result<(), String> {
             .with_target("rmcp", Level::WARN),
     };
     tracing_subscriber::fmt()
+        // The filter decides, at every level: the builder's own maximum
+        // (`info`) would drop the `debug` that RUST_LOG asks for.
+        .with_max_level(Level::TRACE)
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .finish()

@@ -359,6 +359,73 @@ fn slow_bodies_on_every_connection_do_not_keep_a_well_behaved_request_out() {
     );
 }
 
+#[test]
+fn connections_that_never_read_the_answers_of_their_calls_hold_the_server_back_not_its_memory() {
+    let server = Server::http("unread-http", &["--max-connections", "8"]);
+    let pid = server.child.id();
+    let before = rss(pid);
+    // Seven connections pipeline stateless calls of a tool answered without
+    // rmcp's service, as fast as they can, and never read a byte.
+    let (body, headers) = stateless(json!(1), "tools/call", json!({"name": "notes_stats"}));
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    // Kept alive, so that each connection's requests queue behind its unread answers.
+    let one = String::from_utf8(request(server.port, "/mcp", &headers, body.as_bytes()))
+        .unwrap()
+        .replace("Connection: close\r\n", "")
+        .into_bytes();
+    let writers: Vec<_> = (0..7)
+        .map(|_| {
+            let port = server.port;
+            let one = one.clone();
+            std::thread::spawn(move || {
+                let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+                    return 0;
+                };
+                for sent in 0..200_000u64 {
+                    if stream.write_all(&one).is_err() {
+                        return sent;
+                    }
+                }
+                200_000
+            })
+        })
+        .collect();
+    let mut peak = 0;
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(100));
+        peak = peak.max(rss(pid));
+    }
+    let started = Instant::now();
+    let answer = post_stateless(
+        server.port,
+        json!(2),
+        "tools/call",
+        json!({"name": "notes_stats"}),
+    );
+    let took = started.elapsed();
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(
+        answer.json()["result"]["structuredContent"]["notes"],
+        json!(0),
+        "{}",
+        answer.body
+    );
+    assert!(took < Duration::from_secs(2), "answered in {took:?}");
+    assert!(
+        writers.iter().all(|writer| !writer.is_finished()),
+        "every unread connection is held back"
+    );
+    assert!(
+        peak < 150 * 1024 * 1024,
+        "the server stayed under 150 MB: {} MB (from {} MB)",
+        peak >> 20,
+        before >> 20
+    );
+}
+
 both_mounts! {
     fn a_body_that_does_not_arrive_in_time_is_answered_408_and_closed(mount: Mount) {
         let server = Server::http_on(mount, "deadline", &["--body-read-timeout", "1"]);
@@ -387,7 +454,7 @@ struct StdioServer {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
-    _dir: TempDir,
+    dir: TempDir,
 }
 
 impl Drop for StdioServer {
@@ -405,6 +472,9 @@ impl StdioServer {
             .arg("--db")
             .arg(dir.0.join("notes.db"))
             .args(extra)
+            // Each call the transport answers without rmcp's service is
+            // logged, so a test can tell which path answered it.
+            .env("RUST_LOG", "info,rmcp=warn,tooltable::shortcut=debug")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(dir.0.join("server.log")).unwrap())
@@ -430,13 +500,20 @@ impl StdioServer {
             child,
             stdin,
             lines,
-            _dir: dir,
+            dir,
         };
         session.send(&initialize(0, "initialize"));
         if read {
             session.answer(&json!(0));
         }
         session.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        if read {
+            // Answered once the session took in `initialized`: from then on
+            // the transport knows the session's era, and answers the calls
+            // of tools that cannot talk back without rmcp's service.
+            session.send(r#"{"jsonrpc":"2.0","id":"opened","method":"ping"}"#);
+            session.answer(&json!("opened"));
+        }
         session
     }
 
@@ -468,6 +545,16 @@ impl StdioServer {
         }
     }
 
+    /// How many calls the transport answered without rmcp's service, and
+    /// the log that says so.
+    fn direct_calls(&self) -> (usize, String) {
+        let log = std::fs::read_to_string(self.dir.0.join("server.log")).unwrap_or_default();
+        let calls = log
+            .matches("a call is answered without rmcp's service")
+            .count();
+        (calls, log)
+    }
+
     /// Every line still to come, until stdout closes.
     fn rest(&self) -> Vec<Value> {
         let mut rest = Vec::new();
@@ -478,18 +565,21 @@ impl StdioServer {
     }
 }
 
-#[test]
-fn a_client_that_does_not_read_its_answers_is_held_back_instead_of_growing_the_server() {
-    let mut server = StdioServer::start("unread", &[], false);
+/// A client writing `line` (with `{id}` for its id) as fast as it can and
+/// never reading an answer: the server stops reading it instead of holding
+/// its answers.
+fn a_client_that_does_not_read_is_held_back(name: &str, line: &str) {
+    let mut server = StdioServer::start(name, &[], false);
     let pid = server.child.id();
     let before = rss(pid);
     let mut stdin = server.stdin.take().unwrap();
+    let line = line.to_owned();
     // The writes block once the server stops reading; the thread is left
     // behind, blocked, when the test ends.
     let writer = std::thread::spawn(move || {
         for i in 0..60_000u64 {
-            let line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n");
-            if stdin.write_all(line.as_bytes()).is_err() {
+            let line = line.replace("{id}", &i.to_string());
+            if stdin.write_all(format!("{line}\n").as_bytes()).is_err() {
                 return i;
             }
         }
@@ -506,6 +596,22 @@ fn a_client_that_does_not_read_its_answers_is_held_back_instead_of_growing_the_s
         "the server stayed under 150 MB: {} MB (from {} MB)",
         peak >> 20,
         before >> 20
+    );
+}
+
+#[test]
+fn a_client_that_does_not_read_its_answers_is_held_back_instead_of_growing_the_server() {
+    a_client_that_does_not_read_is_held_back(
+        "unread",
+        r#"{"jsonrpc":"2.0","id":{id},"method":"ping"}"#,
+    );
+}
+
+#[test]
+fn a_client_that_does_not_read_the_answers_of_calls_answered_without_rmcp_is_held_back_too() {
+    a_client_that_does_not_read_is_held_back(
+        "unread-calls",
+        r#"{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{"name":"notes_stats","arguments":{}}}"#,
     );
 }
 
@@ -551,6 +657,81 @@ both_mounts! {
             assert_eq!(answer.status, 200, "{}", answer.body);
         }
     }
+}
+
+#[test]
+fn on_stdio_a_listing_and_a_ping_are_answered_at_once_while_calls_wait_on_a_locked_database() {
+    let mut server = StdioServer::start("stdio-locked", &["--allow-write"], true);
+    let lock = lock_database(&server.dir.0.join("notes.db"));
+    // Two calls of a synchronous handler, answered without rmcp's service,
+    // and one of an async handler that takes its call (so rmcp answers it),
+    // all waiting on the lock (for at most SQLite's busy timeout).
+    server.call(json!(1), "notes_update", json!({"id": 1, "title": "u"}));
+    server.call(json!(2), "notes_create", json!({"title": "t", "body": "b"}));
+    server.call(json!(3), "notes_update", json!({"id": 1, "title": "v"}));
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    server.send(r#"{"jsonrpc":"2.0","id":"list","method":"tools/list"}"#);
+    let listing = server.answer(&json!("list"));
+    server.send(r#"{"jsonrpc":"2.0","id":"ping","method":"ping"}"#);
+    let pong = server.answer(&json!("ping"));
+    let took = started.elapsed();
+    assert_eq!(listing["result"]["tools"].as_array().unwrap().len(), 7);
+    assert_eq!(pong["result"], json!({}), "{pong}");
+    assert!(
+        took < Duration::from_secs(2),
+        "listed and pinged in {took:?}"
+    );
+    drop(lock);
+    // The calls end in any order.
+    let mut answered = std::collections::BTreeMap::new();
+    while answered.len() < 3 {
+        let line = server
+            .lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the three calls answered within 20 s");
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        assert!(answer["result"].is_object(), "{answer}");
+        answered.insert(answer["id"].as_u64().unwrap(), answer);
+    }
+    let (direct, log) = server.direct_calls();
+    assert_eq!(direct, 2, "notes_update was answered without rmcp: {log}");
+}
+
+#[test]
+fn a_call_answered_without_rmcp_still_blocked_when_the_grace_period_ends_is_answered_once_with_an_error()
+ {
+    let mut server = StdioServer::start(
+        "direct-grace",
+        &["--allow-write", "--shutdown-grace", "1"],
+        true,
+    );
+    let lock = lock_database(&server.dir.0.join("notes.db"));
+    server.call(json!(10), "notes_update", json!({"id": 1, "title": "u"}));
+    std::thread::sleep(Duration::from_millis(300));
+    drop(server.stdin.take());
+    let started = Instant::now();
+    let answer = server.answer(&json!(10));
+    assert!(started.elapsed() < Duration::from_secs(4), "{answer}");
+    assert_eq!(answer["error"]["code"], json!(-32603), "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Server stopped"),
+        "{answer}"
+    );
+    // The handler gives up once SQLite's busy timeout ends; its late
+    // answer is not written.
+    let rest = server.rest();
+    assert!(
+        rest.iter().all(|line| line["id"] != json!(10)),
+        "answered once: {rest:?}"
+    );
+    drop(lock);
+    assert!(server.child.wait().unwrap().success());
+    let (direct, log) = server.direct_calls();
+    assert_eq!(direct, 1, "the call was answered without rmcp: {log}");
 }
 
 #[test]

@@ -14,9 +14,11 @@
 //! database). That is in place, on the worker polling the call, as long as
 //! another worker stays free for everything else (on a runtime of N
 //! workers, N - 1 such handlers at once), and tokio's blocking pool past
-//! that, or on a current-thread runtime. A trip to the pool costs a thread
-//! wake-up each way (about 100 µs a call on the machine the benchmarks ran
-//! on), which a server with a worker to spare does not pay. The program's
+//! that, or on a current-thread runtime. In place, the worker first hands
+//! its queue and its turn at polling the sockets to another thread
+//! (`block_in_place`), a wake-up the other thread mostly returns from at
+//! once; a trip to the pool costs a thread wake-up each way (about 100 µs a
+//! call on the machine the benchmarks ran on). The program's
 //! own call runs it on the calling thread, as any function the program
 //! calls. An `async fn` handler runs on the runtime: blocking inside one is
 //! its author's to avoid.
@@ -112,7 +114,12 @@ fn where_blocking_is_allowed<C: Send + Sync + 'static>(
                 runtime.metrics().num_workers().saturating_sub(1)
             });
         if IN_PLACE.fetch_add(1, Ordering::AcqRel) < spare {
-            let outcome = run_sync(handler, &context, arguments, &call);
+            // Handing the worker's queue and its turn at polling sockets and
+            // timers to another thread first: a worker blocked in a handler
+            // with the others asleep would otherwise leave every connection
+            // unread until the handler returned.
+            let outcome =
+                tokio::task::block_in_place(|| run_sync(handler, &context, arguments, &call));
             IN_PLACE.fetch_sub(1, Ordering::AcqRel);
             return outcome;
         }

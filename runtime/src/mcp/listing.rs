@@ -85,15 +85,21 @@ impl Answer {
         text
     }
 
-    /// Writes the response and a newline, in as few writes as `out` allows.
-    pub(crate) fn write_line(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    /// The response and a newline, in the pieces it lies in.
+    pub(crate) fn line_parts(&self) -> [std::io::IoSlice<'_>; 4] {
         use std::io::IoSlice;
-        let mut parts = [
+        [
             IoSlice::new(self.head.as_bytes()),
             IoSlice::new(self.tools.as_bytes()),
             IoSlice::new(self.tail.as_bytes()),
             IoSlice::new(b"\n"),
-        ];
+        ]
+    }
+
+    /// Writes the response and a newline, in as few writes as `out` allows.
+    pub(crate) fn write_line(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        use std::io::IoSlice;
+        let mut parts = self.line_parts();
         let mut rest = &mut parts[..];
         while !rest.is_empty() {
             match out.write_vectored(rest) {

@@ -16,4 +16,6 @@ pub(crate) mod guard;
 pub(crate) mod http;
 pub(crate) mod inflight;
 pub(crate) mod limits;
+#[cfg(target_os = "linux")]
+pub(crate) mod polled;
 pub(crate) mod stdio;

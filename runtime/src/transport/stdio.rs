@@ -18,10 +18,14 @@
 //! go through); what is left is answered with an error and cancelled, and
 //! serving returns with every answer written.
 //!
-//! On the process's own stdin and stdout, a listing is answered on the
-//! thread that read it, straight to stdout: a listing then costs a read, a
-//! parse and a write, with no thread woken to pass it along.
+//! The process's own stdin and stdout are polled by the runtime where they
+//! can be ([`super::polled`]): a request is then read, answered and written
+//! by the worker woken for it. Where they cannot be, each is used from a
+//! thread of its own, and a listing is answered on the thread that read
+//! it, straight to stdout: a listing then costs a read, a parse and a
+//! write, with no thread woken to pass it along.
 
+use crate::mcp::listing::Answer as Listing;
 use crate::mcp::shortcut::{Pending, Shortcut};
 use crate::registry::policy::Caller;
 use crate::transport::error::ServeError;
@@ -56,8 +60,9 @@ pub(crate) enum Incoming {
 
 /// Where the lines come from and the answers go.
 pub(crate) enum Ends<R, W> {
-    /// The process's stdin and stdout, each used from a thread of its own: a
-    /// blocking read of stdin cannot be cancelled, and a thread of the
+    /// The process's stdin and stdout where the runtime cannot poll them,
+    /// each used from a thread of its own: a blocking read of stdin cannot
+    /// be cancelled, and a thread of the
     /// runtime's blocking pool would keep the runtime from shutting down on a
     /// signal; tokio's stdout sends every write and every flush to its
     /// blocking pool, a thread switch each, which is most of what an answer
@@ -74,6 +79,29 @@ enum Out<W> {
 }
 
 impl<W: AsyncWrite + Unpin> Out<W> {
+    /// Writes a listing's line where it lies, without copying it into one
+    /// buffer first.
+    async fn put_listing(&mut self, listing: &Listing) -> std::io::Result<()> {
+        match self {
+            Out::Async(writer) => {
+                let mut parts = listing.line_parts();
+                let mut rest = &mut parts[..];
+                while !rest.is_empty() {
+                    match writer.write_vectored(rest).await? {
+                        0 => return Err(std::io::ErrorKind::WriteZero.into()),
+                        written => std::io::IoSlice::advance_slices(&mut rest, written),
+                    }
+                }
+                writer.flush().await
+            }
+            Out::Thread(thread) => {
+                let mut line = Vec::new();
+                listing.write_line(&mut line)?;
+                thread.put(line).await
+            }
+        }
+    }
+
     /// Writes whole lines.
     async fn put(&mut self, lines: &[u8]) -> std::io::Result<()> {
         match self {
@@ -196,6 +224,23 @@ impl Direct {
             Err(error) => Answered::Failed(error),
         }
     }
+}
+
+/// Serves `server` on the process's stdin and stdout until stdin ends or
+/// `shutdown` is cancelled: polled by the runtime where they can be, on
+/// threads of their own otherwise.
+pub(crate) async fn serve_process<H: ServerHandler>(
+    server: H,
+    limits: Limits,
+    shortcut: Option<Arc<dyn Shortcut>>,
+    shutdown: CancellationToken,
+) -> Result<(), ServeError> {
+    #[cfg(target_os = "linux")]
+    if let Some((input, output)) = super::polled::stdin_and_stdout().await {
+        return serve(server, Ends::Io(input, output), limits, shortcut, shutdown).await;
+    }
+    let threads = Ends::<tokio::io::Empty, tokio::io::Sink>::Process;
+    serve(server, threads, limits, shortcut, shutdown).await
 }
 
 /// Serves `server` over newline-delimited JSON-RPC until the input ends or
@@ -455,7 +500,7 @@ enum Verdict {
     /// Answered by the guard with this refusal.
     Refuse(guard::Refused),
     /// A listing answered from the descriptors' text.
-    Listed(String),
+    Listed(Listing),
     /// A request for rmcp, which must first take its place among the
     /// requests in flight; a `tools/call` (`call`) goes to the shortcut
     /// first, which runs it if it can.
@@ -535,7 +580,7 @@ impl Judge {
             .flatten()
             .and_then(|shortcut| shortcut.list(&line, &self.operator, None))
         {
-            return Verdict::Listed(listing.into_string());
+            return Verdict::Listed(listing);
         }
         if passed.method == guard::Method::Initialize {
             self.unread = Unread::of_version(passed.version.as_deref());
@@ -617,24 +662,31 @@ impl Calls {
 
 /// A line for the writer.
 enum ToWrite {
-    /// The guard's own: a refusal, a listing. Always written.
+    /// The guard's own refusal. Always written.
     Line(String),
+    /// A listing the guard answered. Always written.
+    Listing(Listing),
     /// The answer of a call the shortcut ran: written only if its request
     /// is still in flight, which it then leaves, as an answer of rmcp's.
     Answer(guard::RequestId, String),
 }
 
 impl ToWrite {
-    /// The line to write, with its newline, or `None` for an answer whose
-    /// request is no longer in flight.
-    fn kept(self, inflight: &InFlight) -> Option<String> {
+    /// Writes it to `output`, unless it is an answer whose request is no
+    /// longer in flight.
+    async fn write<W: AsyncWrite + Unpin>(
+        self,
+        output: &mut Out<W>,
+        inflight: &InFlight,
+    ) -> std::io::Result<()> {
         let mut line = match self {
+            ToWrite::Listing(listing) => return output.put_listing(&listing).await,
             ToWrite::Line(line) => line,
             ToWrite::Answer(id, line) if inflight.leave(&id) => line,
-            ToWrite::Answer(..) => return None,
+            ToWrite::Answer(..) => return Ok(()),
         };
         line.push('\n');
-        Some(line)
+        output.put(line.as_bytes()).await
     }
 }
 
@@ -698,7 +750,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
         let going_on = match judge.judge(incoming, &inflight) {
             Verdict::Skip => true,
             Verdict::Refuse(refused) => answer(refused, judge.unread).await,
-            Verdict::Listed(text) => answers.send(ToWrite::Line(text)).await.is_ok(),
+            Verdict::Listed(listing) => answers.send(ToWrite::Listing(listing)).await.is_ok(),
             Verdict::Forward(line) => forward(&mut to_rmcp, line).await,
             Verdict::Enter { id, line, call } => {
                 // Held here while the limit is reached: no more input is
@@ -811,11 +863,7 @@ where
             },
             answer = answers.recv(), if guard_open => match answer {
                 None => guard_open = false,
-                Some(answer) => {
-                    if let Some(line) = answer.kept(&inflight) {
-                        output.put(line.as_bytes()).await?;
-                    }
-                }
+                Some(answer) => answer.write(&mut output, &inflight).await?,
             },
         }
         // Once rmcp is gone nothing more is forwarded; answers still queued
@@ -826,9 +874,7 @@ where
                 output.put(written).await?;
             }
             while let Ok(answer) = answers.try_recv() {
-                if let Some(line) = answer.kept(&inflight) {
-                    output.put(line.as_bytes()).await?;
-                }
+                answer.write(&mut output, &inflight).await?;
             }
             break;
         }
