@@ -555,6 +555,28 @@ impl StdioServer {
         (calls, log)
     }
 
+    /// Asserts that the request `id` is answered, within `within`, with the
+    /// error of a server that stopped before it finished, and never again
+    /// until stdout closes.
+    fn stopped_once(&self, id: &Value, within: Duration) {
+        let started = Instant::now();
+        let answer = self.answer(id);
+        assert!(started.elapsed() < within, "{answer}");
+        assert_eq!(answer["error"]["code"], json!(-32603), "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Server stopped"),
+            "{answer}"
+        );
+        let rest = self.rest();
+        assert!(
+            rest.iter().all(|line| &line["id"] != id),
+            "answered once: {rest:?}"
+        );
+    }
+
     /// Every line still to come, until stdout closes.
     fn rest(&self) -> Vec<Value> {
         let mut rest = Vec::new();
@@ -710,24 +732,9 @@ fn a_call_answered_without_rmcp_still_blocked_when_the_grace_period_ends_is_answ
     server.call(json!(10), "notes_update", json!({"id": 1, "title": "u"}));
     std::thread::sleep(Duration::from_millis(300));
     drop(server.stdin.take());
-    let started = Instant::now();
-    let answer = server.answer(&json!(10));
-    assert!(started.elapsed() < Duration::from_secs(4), "{answer}");
-    assert_eq!(answer["error"]["code"], json!(-32603), "{answer}");
-    assert!(
-        answer["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Server stopped"),
-        "{answer}"
-    );
     // The handler gives up once SQLite's busy timeout ends; its late
     // answer is not written.
-    let rest = server.rest();
-    assert!(
-        rest.iter().all(|line| line["id"] != json!(10)),
-        "answered once: {rest:?}"
-    );
+    server.stopped_once(&json!(10), Duration::from_secs(4));
     drop(lock);
     assert!(server.child.wait().unwrap().success());
     let (direct, log) = server.direct_calls();
@@ -781,22 +788,7 @@ fn a_call_still_running_when_the_grace_period_ends_is_answered_with_an_error() {
     server.call(json!(10), "notes_watch", json!({"seconds": 30}));
     std::thread::sleep(Duration::from_millis(300));
     drop(server.stdin.take());
-    let started = Instant::now();
-    let answer = server.answer(&json!(10));
-    assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(answer["error"]["code"], json!(-32603), "{answer}");
-    assert!(
-        answer["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Server stopped"),
-        "{answer}"
-    );
-    let rest = server.rest();
-    assert!(
-        rest.iter().all(|line| line["id"] != json!(10)),
-        "answered once: {rest:?}"
-    );
+    server.stopped_once(&json!(10), Duration::from_secs(10));
 }
 
 both_mounts! {

@@ -77,21 +77,6 @@ impl Stream {
         }
     }
 
-    fn write(&self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Stream::Pipe(file) => (&*file).write(buf),
-            // SAFETY: `buf` is valid for reads of its length.
-            Stream::Socket(fd) => Stream::transferred(unsafe {
-                libc::send(
-                    *fd,
-                    buf.as_ptr().cast(),
-                    buf.len(),
-                    libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
-                )
-            }),
-        }
-    }
-
     /// Writes what it can of `bufs`: all of them to a pipe, the first that
     /// is not empty to a socket. How much was written, of how much tried.
     fn write_vectored(&self, bufs: &[io::IoSlice<'_>]) -> io::Result<(usize, usize)> {
@@ -100,10 +85,19 @@ impl Stream {
                 let tried = bufs.iter().map(|buf| buf.len()).sum();
                 Ok(((&*file).write_vectored(bufs)?, tried))
             }
-            Stream::Socket(_) => {
+            Stream::Socket(fd) => {
                 let first = bufs.iter().find(|buf| !buf.is_empty());
                 let first = first.map_or(&[][..], |buf| &buf[..]);
-                Ok((self.write(first)?, first.len()))
+                // SAFETY: `first` is valid for reads of its length.
+                let sent = Stream::transferred(unsafe {
+                    libc::send(
+                        *fd,
+                        first.as_ptr().cast(),
+                        first.len(),
+                        libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+                    )
+                })?;
+                Ok((sent, first.len()))
             }
         }
     }
@@ -164,19 +158,7 @@ impl AsyncWrite for Polled {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        loop {
-            let mut ready = ready!(self.0.poll_write_ready(cx))?;
-            match ready.try_io(|stream| stream.get_ref().write(buf)) {
-                Ok(Err(error)) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Ok(written) => {
-                    if written.as_ref().is_ok_and(|&n| n < buf.len()) {
-                        ready.clear_ready();
-                    }
-                    return Poll::Ready(written);
-                }
-                Err(_would_block) => continue,
-            }
-        }
+        self.poll_write_vectored(cx, &[io::IoSlice::new(buf)])
     }
 
     fn poll_write_vectored(

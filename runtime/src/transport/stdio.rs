@@ -62,9 +62,8 @@ pub(crate) enum Incoming {
 pub(crate) enum Ends<R, W> {
     /// The process's stdin and stdout where the runtime cannot poll them,
     /// each used from a thread of its own: a blocking read of stdin cannot
-    /// be cancelled, and a thread of the
-    /// runtime's blocking pool would keep the runtime from shutting down on a
-    /// signal; tokio's stdout sends every write and every flush to its
+    /// be cancelled, and a thread of the runtime's blocking pool would keep
+    /// the runtime from shutting down on a signal; tokio's stdout sends every write and every flush to its
     /// blocking pool, a thread switch each, which is most of what an answer
     /// costs.
     Process,
