@@ -12,8 +12,8 @@ use std::io::Write;
 use std::path::Path;
 use tooltable_codegen::committed::Requested;
 use tooltable_codegen::compat;
-use tooltable_runtime::wire::json_text::JsonWriter;
-use tooltable_runtime::wire::manifest::Manifest;
+use tooltable_rules::wire::json_text::JsonWriter;
+use tooltable_rules::wire::manifest::Manifest;
 
 /// One committed file that does not match the sources.
 struct Drift {

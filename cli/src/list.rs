@@ -10,9 +10,9 @@ use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
-use tooltable_runtime::rules::tier::Tier;
-use tooltable_runtime::wire::descriptor;
-use tooltable_runtime::wire::manifest::Manifest;
+use tooltable_rules::tier::Tier;
+use tooltable_rules::wire::descriptor;
+use tooltable_rules::wire::manifest::Manifest;
 
 /// The longest summary shown; longer ones end in `…`.
 const SUMMARY_WIDTH: usize = 72;

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use tooltable_codegen::analysis::{Analysis, Diagnostic, analyze, host_cfg};
 use tooltable_codegen::committed::Requested;
-use tooltable_runtime::wire::manifest::Manifest;
+use tooltable_rules::wire::manifest::Manifest;
 
 fn located(dir: &Path, diagnostic: &Diagnostic) -> String {
     match &diagnostic.location {

@@ -5,10 +5,10 @@ mod common;
 use common::{TempDir, tooltable};
 use serde_json::{Value, json};
 use tooltable_codegen::compat::{Class, compare};
-use tooltable_runtime::Confirm;
-use tooltable_runtime::Tier;
-use tooltable_runtime::manifest::descriptor_fingerprint;
-use tooltable_runtime::manifest::{Manifest, ManifestTool};
+use tooltable_rules::confirm::Confirm;
+use tooltable_rules::tier::Tier;
+use tooltable_rules::wire::fingerprint::descriptor_fingerprint;
+use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
 
 fn base_descriptor(name: &str) -> Value {
     json!({

@@ -18,10 +18,10 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
-use tooltable_runtime::Confirm;
-use tooltable_runtime::Tier;
-use tooltable_runtime::manifest::descriptor_fingerprint;
-use tooltable_runtime::manifest::{Manifest, ManifestTool};
+use tooltable_rules::confirm::Confirm;
+use tooltable_rules::tier::Tier;
+use tooltable_rules::wire::fingerprint::descriptor_fingerprint;
+use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")

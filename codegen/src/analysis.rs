@@ -14,7 +14,7 @@ use crate::emit::write::{self, WritePolicy};
 use crate::model;
 use crate::scan::{self, Crate};
 use std::path::{Path, PathBuf};
-use tooltable_runtime::wire::manifest::Manifest;
+use tooltable_rules::wire::manifest::Manifest;
 
 pub use crate::diagnostic::{Diagnostic, Level, Location};
 pub use crate::emit::write::FileKind;

@@ -8,8 +8,8 @@
 use crate::committed::{Declared, Requested};
 use crate::diagnostic::Diagnostic;
 use std::path::{Path, PathBuf};
-use tooltable_runtime::rules::meta_keys;
-use tooltable_runtime::rules::names::NameProfile;
+use tooltable_rules::meta_keys;
+use tooltable_rules::names::NameProfile;
 
 /// The `_meta` prefix used when the crate names none.
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";

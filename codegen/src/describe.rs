@@ -19,14 +19,14 @@ use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
-use tooltable_runtime::rules::info::ToolInfo;
-use tooltable_runtime::rules::names::validate_name;
-use tooltable_runtime::rules::tier::{Annotations, Tier, World};
-use tooltable_runtime::rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
-use tooltable_runtime::rules::{confirm, limits, schema};
-use tooltable_runtime::wire::descriptor;
-use tooltable_runtime::wire::fingerprint::{self, Fingerprint};
-use tooltable_runtime::wire::manifest::{Manifest, ManifestTool};
+use tooltable_rules::info::ToolInfo;
+use tooltable_rules::names::validate_name;
+use tooltable_rules::tier::{Annotations, Tier, World};
+use tooltable_rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
+use tooltable_rules::wire::descriptor;
+use tooltable_rules::wire::fingerprint::{self, Fingerprint};
+use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
+use tooltable_rules::{confirm, limits, schema};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -162,7 +162,7 @@ fn header_errors(
     schema: &serde_json::Value,
     fallback: crate::diagnostic::Location,
 ) -> Vec<Diagnostic> {
-    use tooltable_runtime::rules::param_headers::{HeaderRule, check};
+    use tooltable_rules::param_headers::{HeaderRule, check};
     let written = lowerer.header_extensions();
     check(schema)
         .into_iter()

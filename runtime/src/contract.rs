@@ -18,6 +18,8 @@ pub use crate::call::shape::{
 pub use crate::rules::confirm::Confirm;
 pub use crate::rules::info::ToolInfo;
 pub use crate::rules::names::NameProfile;
+#[cfg(feature = "schema-guard")]
+pub use crate::rules::schema::no_parameters;
 pub use crate::rules::task::TaskSupport;
 pub use crate::rules::tier::{Tier, World};
 pub use crate::table::shim::{Context, Reference, Shim, ShimFns};
@@ -39,7 +41,7 @@ macro_rules! __tooltable_reference {
             output: $crate::__tooltable_reference!(@output inline $($output)?),
         })
     };
-    (@input $inline:ident) => { $crate::rules::schema::no_parameters() };
+    (@input $inline:ident) => { $crate::contract::no_parameters() };
     (@input $inline:ident $params:ty) => {
         $crate::testing::reference_schema::<$params>($inline, $crate::testing::Contract::Deserialize)
     };

@@ -212,9 +212,7 @@ fn only_tools_whose_schema_says_more_than_their_type_are_validated() {
     let validated: Vec<&str> = TOOLS
         .tools()
         .iter()
-        .filter(|t| {
-            tooltable_runtime::rules::validate::needs_validation(&t.descriptor()["inputSchema"])
-        })
+        .filter(|t| tooltable_rules::validate::needs_validation(&t.descriptor()["inputSchema"]))
         .map(|t| t.name())
         .collect();
     assert_eq!(validated, ["items_label"]);

@@ -13,8 +13,8 @@
 
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use tooltable_runtime::wire::fingerprint::Fingerprint;
-use tooltable_runtime::wire::manifest::{Manifest, ManifestTool};
+use tooltable_rules::wire::fingerprint::Fingerprint;
+use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
 
 /// How a change affects clients, from least to most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

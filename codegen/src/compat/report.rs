@@ -3,8 +3,8 @@
 
 use crate::compat::classify::{ToolChange, ToolStatus};
 use crate::emit::markdown;
-use tooltable_runtime::wire::json_text::JsonWriter;
-use tooltable_runtime::wire::manifest::Manifest;
+use tooltable_rules::wire::json_text::JsonWriter;
+use tooltable_rules::wire::manifest::Manifest;
 
 /// The `format` of the JSON report.
 pub const REPORT_FORMAT: &str = "tooltable-diff/1";
@@ -40,7 +40,7 @@ fn status(tool: &ToolChange) -> String {
 }
 
 fn fingerprints(tool: &ToolChange) -> String {
-    let show = |f: Option<tooltable_runtime::wire::fingerprint::Fingerprint>| {
+    let show = |f: Option<tooltable_rules::wire::fingerprint::Fingerprint>| {
         f.map_or_else(|| "none".to_owned(), |f| f.to_string())
     };
     format!(
@@ -175,7 +175,7 @@ pub fn markdown(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> St
         "\n<details><summary>Fingerprints</summary>\n\n| Tool | Old | New |\n| --- | --- | --- |\n",
     );
     for tool in tools {
-        let show = |f: Option<tooltable_runtime::wire::fingerprint::Fingerprint>| {
+        let show = |f: Option<tooltable_rules::wire::fingerprint::Fingerprint>| {
             f.map_or_else(
                 || "none".to_owned(),
                 |f| markdown::code_cell(&format!("sha256:{}", f.short())),

@@ -11,7 +11,7 @@
 use crate::emit::markdown::{cell, code_cell, link};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, VecDeque};
-use tooltable_runtime::wire::json_text;
+use tooltable_rules::wire::json_text;
 
 /// One table: the root object, a named type, or a nested object.
 #[derive(Clone, Debug, PartialEq, Eq)]

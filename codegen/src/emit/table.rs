@@ -10,11 +10,11 @@ use crate::config::Config;
 use crate::describe::{ContextType, DescribedTool, Table};
 use crate::syntax::link;
 use std::fmt::Write as _;
-use tooltable_runtime::rules::confirm::Confirm;
-use tooltable_runtime::rules::names::NameProfile;
-use tooltable_runtime::rules::task::TaskSupport;
-use tooltable_runtime::rules::tier::{Tier, World};
-use tooltable_runtime::wire::fingerprint::Fingerprint;
+use tooltable_rules::confirm::Confirm;
+use tooltable_rules::names::NameProfile;
+use tooltable_rules::task::TaskSupport;
+use tooltable_rules::tier::{Tier, World};
+use tooltable_rules::wire::fingerprint::Fingerprint;
 
 fn lit(text: &str) -> String {
     format!("{text:?}")
@@ -245,7 +245,7 @@ and check that `build.rs` calls `tooltable_codegen::build()`.\"
     let _ = writeln!(out, "    &{},", link::ENTRIES_STATIC);
     let names: Vec<&str> = table.tools.iter().map(|t| t.name.as_str()).collect();
     let literals = names.iter().map(|n| lit(n)).collect::<Vec<_>>().join(", ");
-    let slots = tooltable_runtime::wire::name_index::build(&names)
+    let slots = tooltable_rules::wire::name_index::build(&names)
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()

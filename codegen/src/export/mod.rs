@@ -11,10 +11,10 @@ mod strict;
 pub use strict::strict_schema;
 
 use serde_json::Value;
-use tooltable_runtime::rules::names::{NameProfile, validate_name};
-use tooltable_runtime::wire::descriptor;
-use tooltable_runtime::wire::json_text::JsonWriter;
-use tooltable_runtime::wire::manifest::Manifest;
+use tooltable_rules::names::{NameProfile, validate_name};
+use tooltable_rules::wire::descriptor;
+use tooltable_rules::wire::json_text::JsonWriter;
+use tooltable_rules::wire::manifest::Manifest;
 
 /// A target format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

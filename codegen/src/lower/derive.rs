@@ -532,7 +532,7 @@ impl<'k> ContainerInfo<'k> {
         self.commons()
             .into_iter()
             .flat_map(|common| &common.extensions)
-            .filter(|e| e.key == tooltable_runtime::rules::param_headers::KEY)
+            .filter(|e| e.key == tooltable_rules::param_headers::KEY)
             .filter_map(|e| Some((e.value.as_str()?.to_owned(), self.module, e.span)))
             .collect()
     }

@@ -15,12 +15,12 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitStr, Token};
-use tooltable_runtime::rules::confirm::Confirm;
-use tooltable_runtime::rules::icons::{self, Icon, IconPart, Theme};
-pub use tooltable_runtime::rules::names::NameProfile;
-use tooltable_runtime::rules::names::validate_name;
-use tooltable_runtime::rules::task::TaskSupport;
-use tooltable_runtime::rules::tier::{Tier, World};
+use tooltable_rules::confirm::Confirm;
+use tooltable_rules::icons::{self, Icon, IconPart, Theme};
+pub use tooltable_rules::names::NameProfile;
+use tooltable_rules::names::validate_name;
+use tooltable_rules::task::TaskSupport;
+use tooltable_rules::tier::{Tier, World};
 
 /// A value and where it was written.
 #[derive(Clone, Debug)]
@@ -597,7 +597,7 @@ fn parse_meta_decls(tokens: TokenStream, scope: Span) -> syn::Result<Vec<MetaDec
     let mut errors = Errors::default();
     let mut decls: Vec<MetaDecl> = Vec::new();
     for entry in entries {
-        if let Err(e) = tooltable_runtime::rules::meta_keys::validate_name(&entry.key.value) {
+        if let Err(e) = tooltable_rules::meta_keys::validate_name(&entry.key.value) {
             errors.push(syn::Error::new(entry.key.span, e));
             continue;
         }

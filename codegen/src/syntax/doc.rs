@@ -41,7 +41,7 @@ pub fn description(doc: &str) -> String {
         .to_owned()
 }
 
-pub use tooltable_runtime::wire::descriptor::summary;
+pub use tooltable_rules::wire::descriptor::summary;
 
 /// Splits doc text into a `title` and a `description` as schemars does: when
 /// the trimmed text starts with `#`, its first line (without the `#`s) is the

@@ -12,7 +12,7 @@
 /// The facade's hidden module that generated code reaches the runtime
 /// through: its name carries the contract version this crate generates.
 pub fn private_module() -> String {
-    format!("__private_v{}", tooltable_runtime::CONTRACT)
+    format!("__private_v{}", tooltable_rules::CONTRACT)
 }
 
 /// The `cfg` the build script declares for the contract version it
@@ -21,7 +21,7 @@ pub const CONTRACT_CFG: &str = "tooltable_contract";
 
 /// The value of [`CONTRACT_CFG`] for this crate's contract version.
 pub fn contract_cfg_value() -> String {
-    tooltable_runtime::CONTRACT.to_string()
+    tooltable_rules::CONTRACT.to_string()
 }
 
 /// The module of the generated file that holds the marker types.

@@ -7,9 +7,9 @@
 //! MCP specification lists them) and sorts every nested object, so the baked
 //! bytes never depend on a serializer's map order.
 
-use crate::rules::icons::{self, Icon};
-use crate::rules::task::TaskSupport;
-use crate::rules::tier::Annotations;
+use crate::icons::{self, Icon};
+use crate::task::TaskSupport;
+use crate::tier::Annotations;
 use crate::wire::json_text::JsonWriter;
 use serde_json::{Map, Value};
 
@@ -123,7 +123,7 @@ pub fn to_text(descriptor: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::tier::{Tier, World};
+    use crate::tier::{Tier, World};
     use serde_json::json;
 
     fn parts() -> DescriptorParts<'static> {

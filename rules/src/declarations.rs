@@ -8,7 +8,7 @@
 //! provider registers it, and where a gateway ingests another server's tools
 //! (`serve::ingest`).
 
-use crate::rules::meta_keys::{self, MetaKeyError};
+use crate::meta_keys::{self, MetaKeyError};
 use serde_json::Value;
 use std::fmt;
 

@@ -21,7 +21,7 @@
 //! schema a server publishes goes unchecked.
 
 #[cfg(feature = "validate")]
-use crate::rules::quote;
+use crate::quote;
 use serde_json::Value;
 use std::fmt;
 

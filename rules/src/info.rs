@@ -4,9 +4,9 @@
 //! serving policy all read a tool's metadata through [`ToolInfo`], so a
 //! policy or a manifest entry treats a baked tool and a provided one alike.
 
-use crate::rules::confirm::Confirm;
-use crate::rules::task::TaskSupport;
-use crate::rules::tier::{Annotations, Tier, World};
+use crate::confirm::Confirm;
+use crate::task::TaskSupport;
+use crate::tier::{Annotations, Tier, World};
 
 /// A tool's metadata, borrowed: from the static table, or from a tool a
 /// provider registered at run time.

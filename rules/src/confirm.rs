@@ -9,7 +9,7 @@
 //! the setting, the refusals and the check live together here so that what
 //! the schema promises and what the server enforces cannot drift apart.
 
-use crate::rules::quote;
+use crate::quote;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 use std::fmt;

@@ -7,9 +7,9 @@
 //! newline, no timestamps. `source` names the file only, so moving code
 //! within a file does not churn it.
 
-use crate::rules::confirm::Confirm;
-use crate::rules::info::ToolInfo;
-use crate::rules::tier::Tier;
+use crate::confirm::Confirm;
+use crate::info::ToolInfo;
+use crate::tier::Tier;
 use crate::wire::descriptor;
 use crate::wire::fingerprint::{Fingerprint, descriptor_fingerprint, inventory_fingerprint};
 use crate::wire::json_text::JsonWriter;
