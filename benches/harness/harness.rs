@@ -4,9 +4,10 @@
 //! target/bench-crates/harness, beside `crates.rs`, which names the
 //! generated crates; `benches/run.sh` builds and runs it.
 //!
-//! Usage: `harness [--quick] [--out FILE] [--only SUITE]`, where SUITE is
-//! list, dispatch, e2e, startup, lowering or served (`--only` is for
-//! profiling one suite under `perf` or callgrind). It first checks that both
+//! Usage: `harness [--quick] [--out FILE] [--only SUITE] [--sizes N,…]`,
+//! where SUITE is list, dispatch, e2e, startup, lowering or served, and
+//! `--sizes` keeps some of the sizes generated (both are for profiling one
+//! suite under `perf` or callgrind). It first checks that both
 //! kinds of crate serve the same tools, then measures, and prints one
 //! `metric<TAB>value` line per measurement (also to FILE).
 //!
@@ -38,15 +39,28 @@ fn main() {
     let mut quick = false;
     let mut out = None;
     let mut only = None;
+    let mut sizes = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => quick = true,
             "--out" => out = args.next(),
             "--only" => only = args.next(),
+            "--sizes" => {
+                sizes = args.next().map(|list| {
+                    list.split(',')
+                        .map(|n| {
+                            n.trim().parse::<usize>().unwrap_or_else(|_| {
+                                eprintln!("`--sizes` takes sizes separated by commas, not `{list}`");
+                                std::process::exit(2);
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+            }
             other => {
                 eprintln!(
-                    "unknown argument `{other}`; usage: harness [--quick] [--out FILE] [--only SUITE]"
+                    "unknown argument `{other}`; usage: harness [--quick] [--out FILE] [--only SUITE] [--sizes N,…]"
                 );
                 std::process::exit(2);
             }
@@ -63,7 +77,7 @@ fn main() {
     });
 
     let mut equivalence = equivalence::Equivalence::default();
-    crates::each(&mut equivalence);
+    Sizes::of(&sizes, &mut equivalence);
     if let Some(difference) = equivalence.difference {
         eprintln!("the generated crates are not equivalent, so nothing was measured: {difference}");
         std::process::exit(1);
@@ -88,7 +102,7 @@ fn main() {
     }
     let runs = |suite: &str| only.as_deref().is_none_or(|o| o == suite);
     if runs("list") {
-        crates::each(&mut list::List {
+        Sizes::of(&sizes, &mut list::List {
             settings,
             results: &mut results,
         });
@@ -105,36 +119,61 @@ fn main() {
                 eprintln!("cannot start a tokio runtime: {e}");
                 std::process::exit(2);
             });
-        crates::each(&mut dispatch::Dispatch {
+        Sizes::of(&sizes, &mut dispatch::Dispatch {
             settings,
             results: &mut results,
             runtime: &workers,
         });
     }
     if runs("e2e") {
-        crates::each(&mut e2e::EndToEnd {
+        Sizes::of(&sizes, &mut e2e::EndToEnd {
             settings,
             results: &mut results,
             runtime: &runtime,
         });
     }
     if runs("startup") {
-        crates::each(&mut startup::Startup {
+        Sizes::of(&sizes, &mut startup::Startup {
             settings,
             results: &mut results,
             runtime: &runtime,
         });
     }
     if runs("lowering") {
-        crates::each(&mut lowering::Lowering {
+        Sizes::of(&sizes, &mut lowering::Lowering {
             settings,
             results: &mut results,
         });
     }
     if runs("served") {
-        crates::each(&mut served::Served {
+        Sizes::of(&sizes, &mut served::Served {
             settings,
             results: &mut results,
         });
+    }
+}
+
+/// A visit of the sizes asked for (`--sizes`), or of all of them.
+struct Sizes<'v, V> {
+    sizes: &'v Option<Vec<usize>>,
+    visit: &'v mut V,
+}
+
+impl<'v, V: suite::Visit> Sizes<'v, V> {
+    fn of(sizes: &'v Option<Vec<usize>>, visit: &'v mut V) {
+        crates::each(&mut Sizes { sizes, visit });
+    }
+}
+
+impl<V: suite::Visit> suite::Visit for Sizes<'_, V> {
+    fn visit<C, S, R>(&mut self, crates: &suite::Crates<C, S, R>)
+    where
+        C: Send + Sync + 'static,
+        S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+        R: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+    {
+        if self.sizes.as_ref().is_none_or(|sizes| sizes.contains(&crates.n)) {
+            self.visit.visit(crates);
+        }
     }
 }

@@ -14,18 +14,17 @@
 //! database). That is in place, on the worker polling the call, as long as
 //! another worker stays free for everything else (on a runtime of N
 //! workers, N - 1 such handlers at once), and tokio's blocking pool past
-//! that, or on a current-thread runtime. In place, the worker first hands
-//! its queue and its turn at polling the sockets to another thread
-//! (`block_in_place`), a wake-up the other thread mostly returns from at
-//! once; a trip to the pool costs a thread wake-up each way (about 100 µs a
-//! call on the machine the benchmarks ran on). The program's
-//! own call runs it on the calling thread, as any function the program
-//! calls. An `async fn` handler runs on the runtime: blocking inside one is
-//! its author's to avoid.
+//! that, or on a current-thread runtime. In place, a handler still running
+//! after a tick has a sleeping worker woken to take over what its worker
+//! holds up ([`in_place`](super::in_place)); a trip to the pool costs a
+//! thread wake-up each way. The program's own call runs it on the calling
+//! thread, as any function the program calls. An `async fn` handler runs
+//! on the runtime: blocking inside one is its author's to avoid.
 
 use crate::call::consent;
 use crate::call::handle::{Call, Era};
 use crate::call::handler::{Arguments, BoxFuture, Failure, Handler, Invoke, Outcome, Output};
+use crate::call::in_place;
 use crate::call::result::{
     CallError, CallToolResult, GENERIC_FAILURE, InputRequired, Reply, wrapped,
 };
@@ -96,7 +95,8 @@ static IN_PLACE: AtomicUsize = AtomicUsize::new(0);
 /// Runs `handler` where blocking does not stall the runtime: in place, on
 /// the worker that polls the call, while fewer handlers run so than the
 /// runtime has workers less one (the others go on serving everything
-/// else); otherwise on tokio's blocking pool. If the pool no longer takes
+/// else, and one is woken for what a handler running long holds up);
+/// otherwise on tokio's blocking pool. If the pool no longer takes
 /// work (the runtime is shutting down), that is the call's failure.
 #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 fn where_blocking_is_allowed<C: Send + Sync + 'static>(
@@ -107,23 +107,19 @@ fn where_blocking_is_allowed<C: Send + Sync + 'static>(
 ) -> BoxFuture<'static, std::thread::Result<Outcome>> {
     use tokio::runtime::{Handle, RuntimeFlavor};
     Box::pin(async move {
-        let spare = Handle::try_current()
+        let runtime = Handle::try_current()
             .ok()
-            .filter(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread)
-            .map_or(0, |runtime| {
-                runtime.metrics().num_workers().saturating_sub(1)
-            });
-        if IN_PLACE.fetch_add(1, Ordering::AcqRel) < spare {
-            // Handing the worker's queue and its turn at polling sockets and
-            // timers to another thread first: a worker blocked in a handler
-            // with the others asleep would otherwise leave every connection
-            // unread until the handler returned.
-            let outcome =
-                tokio::task::block_in_place(|| run_sync(handler, &context, arguments, &call));
+            .filter(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread);
+        if let Some(runtime) = &runtime {
+            let spare = runtime.metrics().num_workers().saturating_sub(1);
+            if IN_PLACE.fetch_add(1, Ordering::AcqRel) < spare {
+                let outcome =
+                    in_place::run(runtime, || run_sync(handler, &context, arguments, &call));
+                IN_PLACE.fetch_sub(1, Ordering::AcqRel);
+                return outcome;
+            }
             IN_PLACE.fetch_sub(1, Ordering::AcqRel);
-            return outcome;
         }
-        IN_PLACE.fetch_sub(1, Ordering::AcqRel);
         tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
             .await
             .unwrap_or_else(|error| {

@@ -17,6 +17,7 @@ pub(crate) mod execute;
 pub(crate) mod handle;
 pub(crate) mod handler;
 pub(crate) mod identity;
+pub(crate) mod in_place;
 pub(crate) mod result;
 pub(crate) mod rounds;
 pub(crate) mod shape;

@@ -2,12 +2,18 @@
 //! and whether a listing or a call may be answered before rmcp sees it.
 
 use crate::transport::guard::{self, Unread};
+use http::HeaderName;
+
+const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+pub(super) const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 /// How errors answer a request whose id is unknown, by the revision its
 /// `MCP-Protocol-Version` header names.
 pub(super) fn unread_of(headers: &http::HeaderMap, passed: Option<&guard::Passed>) -> Unread {
     let header = headers
-        .get("mcp-protocol-version")
+        .get(MCP_PROTOCOL_VERSION)
         .and_then(|v| v.to_str().ok());
     Unread::of_version(header.or(passed.and_then(|p| p.version.as_deref())))
 }
@@ -30,71 +36,74 @@ pub(super) enum Stateless<'a> {
 /// rmcp, which answers or refuses it as the spec says.
 pub(super) fn stateless<'h>(
     headers: &'h http::HeaderMap,
-    hosts: &[String],
+    hosts: &Hosts,
     request: Stateless<'_>,
 ) -> Option<&'h str> {
     use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
-    let one = |name: &str| {
+    let one = |name: HeaderName| {
         let mut values = headers.get_all(name).iter();
         let value = values.next()?.to_str().ok()?;
         values.next().is_none().then_some(value)
     };
-    let essence = |value: &str| {
-        value
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase()
+    // A media type without its parameters, as written.
+    let essence = |value: &'h str| value.split(';').next().unwrap_or_default().trim();
+    if headers.contains_key(MCP_SESSION_ID) || headers.contains_key(ORIGIN) {
+        return None;
+    }
+    let host: http::uri::Authority = one(HOST)?.parse().ok()?;
+    if !hosts.allow(&host) {
+        return None;
+    }
+    if !essence(one(CONTENT_TYPE)?).eq_ignore_ascii_case("application/json") {
+        return None;
+    }
+    let accepts = |media: &str| {
+        headers
+            .get_all(ACCEPT)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|accepted| essence(accepted).eq_ignore_ascii_case(media))
     };
-    if headers.contains_key("mcp-session-id") || headers.contains_key(ORIGIN) {
-        return None;
-    }
-    let host: http::uri::Authority = one(HOST.as_str())?.parse().ok()?;
-    if !host_allowed(&host, hosts) {
-        return None;
-    }
-    if essence(one(CONTENT_TYPE.as_str())?) != "application/json" {
-        return None;
-    }
-    let accepted: Vec<String> = headers
-        .get_all(ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(essence)
-        .collect();
-    if !["application/json", "text/event-stream"]
-        .iter()
-        .all(|media| accepted.iter().any(|a| a == media))
-    {
+    if !accepts("application/json") || !accepts("text/event-stream") {
         return None;
     }
     match request {
-        Stateless::Listing => (one("mcp-method")? == "tools/list").then_some(())?,
+        Stateless::Listing => (one(MCP_METHOD)? == "tools/list").then_some(())?,
         Stateless::Call(tool) => {
-            (one("mcp-method")? == "tools/call").then_some(())?;
-            let name = one("mcp-name")?;
+            (one(MCP_METHOD)? == "tools/call").then_some(())?;
+            let name = one(MCP_NAME)?;
             (name == tool && !name.starts_with("=?")).then_some(())?;
         }
     }
-    one("mcp-protocol-version")
+    one(MCP_PROTOCOL_VERSION)
 }
 
-/// Whether `host` is one of `allowed` (an entry without a port allows
-/// every port), compared as rmcp compares them.
-fn host_allowed(host: &http::uri::Authority, allowed: &[String]) -> bool {
-    let name = |authority: &http::uri::Authority| {
-        authority
-            .host()
-            .trim_matches(['[', ']'])
-            .to_ascii_lowercase()
-    };
-    allowed
-        .iter()
-        .filter_map(|entry| entry.parse::<http::uri::Authority>().ok())
-        .any(|entry| {
-            name(&entry) == name(host)
-                && entry.port_u16().is_none_or(|p| host.port_u16() == Some(p))
+/// The hosts a request may name, read once from the list rmcp is given:
+/// each host lowercased, with its port if the entry names one (an entry
+/// without a port allows every port), compared as rmcp compares them.
+pub(super) struct Hosts(Vec<(String, Option<u16>)>);
+
+impl Hosts {
+    pub(super) fn new(allowed: &[String]) -> Hosts {
+        Hosts(
+            allowed
+                .iter()
+                .filter_map(|entry| entry.parse::<http::uri::Authority>().ok())
+                .map(|entry| (host_name(&entry).to_ascii_lowercase(), entry.port_u16()))
+                .collect(),
+        )
+    }
+
+    /// Whether `host` is one of them.
+    fn allow(&self, host: &http::uri::Authority) -> bool {
+        let name = host_name(host);
+        self.0.iter().any(|(allowed, port)| {
+            allowed.eq_ignore_ascii_case(name) && port.is_none_or(|p| host.port_u16() == Some(p))
         })
+    }
+}
+
+fn host_name(authority: &http::uri::Authority) -> &str {
+    authority.host().trim_matches(['[', ']'])
 }

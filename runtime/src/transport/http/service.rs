@@ -2,7 +2,7 @@
 //! application mounts and what the server's own listener serves.
 
 use super::answer::{self, Answering, Body, json_response, refusal};
-use super::headers::{Stateless, stateless, unread_of};
+use super::headers::{Hosts, MCP_SESSION_ID, Stateless, stateless, unread_of};
 use super::{Gate, MCP_PATH};
 use crate::mcp::shortcut::Shortcut;
 use crate::transport::connections::Place;
@@ -91,8 +91,8 @@ struct Shared<H: ServerHandler> {
     session_ids: Arc<SessionIds>,
     limits: Limits,
     shortcut: Option<Arc<dyn Shortcut>>,
-    /// The `Host` values rmcp accepts, for the listings answered here.
-    hosts: Vec<String>,
+    /// The `Host` values rmcp accepts, for the requests answered here.
+    hosts: Hosts,
     gate: Gate,
     mount: Mount,
     /// Requests read whole and not yet answered: what shutdown waits on.
@@ -187,7 +187,7 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
             .with_max_request_body_bytes(limits.max_request_bytes)
             .with_sse_keep_alive(None)
             .with_json_response(true)
-            .with_allowed_hosts(hosts.clone())
+            .with_allowed_hosts(hosts.iter().cloned())
             .with_allowed_origins(origins)
             // Without an allowed origin (a mounted service nobody gave
             // one), every browser's request is refused, not every one let in.
@@ -205,7 +205,7 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
                 session_ids: Arc::new(std::sync::Mutex::new(HashSet::new())),
                 limits,
                 shortcut,
-                hosts,
+                hosts: Hosts::new(&hosts),
                 gate,
                 mount,
                 requests: Arc::default(),
@@ -552,7 +552,7 @@ where
     }
     let session = parts
         .headers
-        .get("mcp-session-id")
+        .get(MCP_SESSION_ID)
         .and_then(|v| v.to_str().ok())
         .map(Box::<str>::from);
     let admitting = match (&session, passed.method) {
