@@ -212,6 +212,20 @@ tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 
 [build-dependencies]
 tooltable-codegen = { path = "$repo/codegen" }
+
+# tooltable's crates are built as cargo builds a dependency from crates.io:
+# not incrementally, as it builds every path dependency (which costs a cold
+# build more, for caches no later build of a dependency reads).
+[profile.dev.package.tooltable]
+incremental = false
+[profile.dev.package.tooltable-runtime]
+incremental = false
+[profile.dev.package.tooltable-rules]
+incremental = false
+[profile.dev.package.tooltable-codegen]
+incremental = false
+[profile.dev.package.tooltable-macros]
+incremental = false
 EOF
     printf 'fn main() {\n    tooltable_codegen::build();\n}\n' > "$dir/build.rs"
     printf 'mod notes;\npub use notes::Store;\n\ntooltable::include_table!();\n' > "$dir/src/lib.rs"

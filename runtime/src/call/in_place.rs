@@ -40,8 +40,8 @@ const IDLE_TICKS: u32 = 200;
 /// still running after a [`TICK`], a sleeping worker of `runtime` is woken
 /// to take over what this one holds up.
 pub(crate) fn run<R>(runtime: &Handle, handler: impl FnOnce() -> R) -> R {
-    let slot = Slot::of_this_thread(runtime);
-    slot.enter();
+    let slot = Slot::of_this_thread();
+    slot.enter(runtime);
     // Left even if the handler panics, so the watchdog does not keep
     // waking workers for a handler that is gone.
     struct Leave<'s>(&'s Slot);
@@ -63,7 +63,10 @@ struct Slot {
     /// Nanoseconds since [`Watchdog::epoch`] (plus one) when the handler
     /// started; [`IDLE`] when none runs.
     since: AtomicU64,
-    runtime: Handle,
+    /// The runtime of the handler running, or of the last one: a worker
+    /// belongs to one runtime for its life, but a thread that only entered
+    /// one (a `block_on`) may enter another later.
+    runtime: Mutex<Option<Handle>>,
 }
 
 thread_local! {
@@ -71,14 +74,13 @@ thread_local! {
 }
 
 impl Slot {
-    /// This thread's slot, registered with the watchdog on first use. A
-    /// worker belongs to one runtime for its life.
-    fn of_this_thread(runtime: &Handle) -> Arc<Slot> {
+    /// This thread's slot, registered with the watchdog on first use.
+    fn of_this_thread() -> Arc<Slot> {
         SLOT.with(|slot| {
             slot.get_or_init(|| {
                 let slot = Arc::new(Slot {
                     since: AtomicU64::new(IDLE),
-                    runtime: runtime.clone(),
+                    runtime: Mutex::new(None),
                 });
                 watchdog().watch(&slot);
                 slot
@@ -87,7 +89,12 @@ impl Slot {
         })
     }
 
-    fn enter(&self) {
+    fn runtime(&self) -> std::sync::MutexGuard<'_, Option<Handle>> {
+        self.runtime.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn enter(&self, runtime: &Handle) {
+        *self.runtime() = Some(runtime.clone());
         let watchdog = watchdog();
         self.since.store(watchdog.now(), Ordering::SeqCst);
         // Sequentially consistent with the watchdog's own store before it
@@ -190,7 +197,9 @@ impl Watchdog {
                 if now.saturating_sub(since) >= tick {
                     // A task from outside the runtime wakes a sleeping
                     // worker, which then polls the sockets and timers.
-                    drop(slot.runtime.spawn(async {}));
+                    if let Some(runtime) = &*slot.runtime() {
+                        drop(runtime.spawn(async {}));
+                    }
                 }
             }
             true
