@@ -80,8 +80,8 @@ pub(super) fn stateless<'h>(
 }
 
 /// The hosts a request may name, read once from the list rmcp is given:
-/// each host lowercased, with its port if the entry names one (an entry
-/// without a port allows every port), compared as rmcp compares them.
+/// each host with its port if the entry names one (an entry without a port
+/// allows every port), compared as rmcp compares them, ignoring case.
 pub(super) struct Hosts(Vec<(String, Option<u16>)>);
 
 impl Hosts {
@@ -90,7 +90,7 @@ impl Hosts {
             allowed
                 .iter()
                 .filter_map(|entry| entry.parse::<http::uri::Authority>().ok())
-                .map(|entry| (host_name(&entry).to_ascii_lowercase(), entry.port_u16()))
+                .map(|entry| (host_name(&entry).to_owned(), entry.port_u16()))
                 .collect(),
         )
     }
