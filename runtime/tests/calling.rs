@@ -272,6 +272,260 @@ fn over_http_a_stateless_call_answered_directly_equals_rmcps_byte_for_byte() {
     });
 }
 
+/// A stateless POST of `params` (the JSON text of a `tools/call` of
+/// `items_list`'s params, `_meta` and all) as a 2026-07-28 client sends it,
+/// answered as status and body.
+async fn post_params(address: std::net::SocketAddr, params: &str) -> String {
+    let body = format!(r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{params}}}"#);
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "items_list"),
+    ];
+    let answer = client::exchange(address, "POST", "/mcp", &headers, &body).await;
+    format!("{} {}", answer.status, answer.body)
+}
+
+#[test]
+fn a_call_whose_meta_or_retry_rmcp_reads_its_own_way_is_answered_as_rmcp_answers_it() {
+    let meta = |edit: fn(&mut Value)| {
+        let mut meta = current_meta();
+        edit(&mut meta);
+        meta
+    };
+    let call = |meta: Value| json!({"name": "items_list", "arguments": {}, "_meta": meta});
+    // (what is sent, whether the direct path may answer it)
+    let cases = [
+        (call(current_meta()), true),
+        (
+            call(meta(|m| m["extra"] = json!({"deep": [1, {"x": null}]}))),
+            true,
+        ),
+        (
+            call(meta(|m| {
+                m["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}})
+            })),
+            true,
+        ),
+        (
+            call(meta(|m| {
+                m.as_object_mut()
+                    .unwrap()
+                    .remove("io.modelcontextprotocol/clientCapabilities");
+            })),
+            false,
+        ),
+        (
+            call(meta(|m| {
+                m["io.modelcontextprotocol/clientCapabilities"] = json!(5)
+            })),
+            false,
+        ),
+        (
+            call(meta(|m| {
+                m["io.modelcontextprotocol/clientCapabilities"] = json!(null)
+            })),
+            false,
+        ),
+        (
+            call(meta(|m| {
+                m["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": 5})
+            })),
+            false,
+        ),
+        (
+            call(meta(|m| {
+                m["io.modelcontextprotocol/protocolVersion"] = json!(20260728)
+            })),
+            false,
+        ),
+        (
+            call(meta(|m| {
+                m["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01")
+            })),
+            false,
+        ),
+        (call(json!([1, 2])), false),
+        (call(json!(null)), false),
+        (
+            json!({"name": "items_list", "arguments": {}, "_meta": current_meta(), "requestState": "forged"}),
+            false,
+        ),
+        (
+            json!({"name": "items_list", "arguments": {}, "_meta": current_meta(), "inputResponses": {"a": 1}}),
+            false,
+        ),
+        (
+            json!({"name": "items_list", "arguments": {}, "_meta": current_meta(), "requestState": null}),
+            false,
+        ),
+        (
+            json!({"name": "items_list", "arguments": null, "_meta": current_meta()}),
+            true,
+        ),
+    ];
+    let mut cases: Vec<(String, bool)> = cases.iter().map(|(p, a)| (p.to_string(), *a)).collect();
+    // Names and values written with escapes are what they decode to.
+    cases.push((
+        r#"{"name":"items_list","arguments":{},"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026\u002d07-28","io.modelcontextprotocol/client\u0043apabilities":{}}}"#.into(),
+        true,
+    ));
+    cases.push((
+        r#"{"name":"items_list","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilitie":{}}}"#.into(),
+        false,
+    ));
+    counting(|direct| async move {
+        let setup = &setups()[0];
+        let (fast, _stop_fast) = http(setup, true).await;
+        let (typed, _stop_typed) = http(setup, false).await;
+        for (params, answerable) in &cases {
+            let before = direct.0.load(Ordering::SeqCst);
+            let answered = post_params(fast, params).await;
+            let direct_answered = direct.0.load(Ordering::SeqCst) - before;
+            let expected = post_params(typed, params).await;
+            assert_eq!(answered, expected, "{params}: the answers differ");
+            if *answerable {
+                assert!(answered.starts_with("200 "), "{params}: {answered}");
+            }
+            assert_eq!(
+                direct_answered,
+                usize::from(*answerable),
+                "{params}: answered without rmcp ({answered})"
+            );
+        }
+    });
+}
+
+#[test]
+fn a_call_is_answered_directly_only_when_its_headers_ask_for_nothing_but_a_stateless_call() {
+    const TYPE: (&str, &str) = ("Content-Type", "application/json");
+    const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+    const VERSION: (&str, &str) = ("MCP-Protocol-Version", "2026-07-28");
+    const METHOD: (&str, &str) = ("Mcp-Method", "tools/call");
+    const NAME: (&str, &str) = ("Mcp-Name", "items_list");
+    // (the headers besides Host, whether the direct path may answer)
+    let cases: Vec<(Vec<(&str, &str)>, bool)> = vec![
+        (vec![TYPE, ACCEPT, VERSION, METHOD, NAME], true),
+        (
+            vec![
+                ("content-type", "Application/JSON; charset=utf-8"),
+                ACCEPT,
+                VERSION,
+                METHOD,
+                NAME,
+            ],
+            true,
+        ),
+        (
+            vec![
+                TYPE,
+                ("Accept", "application/json"),
+                ("Accept", "text/event-stream"),
+                VERSION,
+                METHOD,
+                NAME,
+            ],
+            true,
+        ),
+        (
+            vec![TYPE, ("Accept", "application/json"), VERSION, METHOD, NAME],
+            false,
+        ),
+        (
+            vec![
+                ("Content-Type", "text/plain"),
+                ACCEPT,
+                VERSION,
+                METHOD,
+                NAME,
+            ],
+            false,
+        ),
+        (vec![TYPE, TYPE, ACCEPT, VERSION, METHOD, NAME], false),
+        (vec![TYPE, ACCEPT, VERSION, VERSION, METHOD, NAME], false),
+        (vec![TYPE, ACCEPT, VERSION, METHOD, METHOD, NAME], false),
+        (vec![TYPE, ACCEPT, VERSION, METHOD, NAME, NAME], false),
+        (vec![TYPE, ACCEPT, VERSION, METHOD], false),
+        (vec![TYPE, ACCEPT, METHOD, NAME], false),
+        (
+            vec![TYPE, ACCEPT, VERSION, ("Mcp-Method", "tools/list"), NAME],
+            false,
+        ),
+        (
+            vec![
+                TYPE,
+                ACCEPT,
+                VERSION,
+                METHOD,
+                ("Mcp-Name", "=?base64?aXRlbXNfbGlzdA==?="),
+            ],
+            false,
+        ),
+        (
+            vec![
+                TYPE,
+                ACCEPT,
+                VERSION,
+                METHOD,
+                NAME,
+                ("Origin", "https://evil.example"),
+            ],
+            false,
+        ),
+        (
+            vec![
+                TYPE,
+                ACCEPT,
+                VERSION,
+                METHOD,
+                NAME,
+                ("Mcp-Session-Id", "nope"),
+            ],
+            false,
+        ),
+        (
+            vec![
+                TYPE,
+                ACCEPT,
+                VERSION,
+                METHOD,
+                NAME,
+                ("Host", "elsewhere.example"),
+            ],
+            false,
+        ),
+    ];
+    counting(|direct| async move {
+        let setup = &setups()[0];
+        let (fast, _stop_fast) = http(setup, true).await;
+        let (typed, _stop_typed) = http(setup, false).await;
+        let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "items_list", "arguments": {}, "_meta": current_meta(),
+        }})
+        .to_string();
+        for (headers, answerable) in &cases {
+            let before = direct.0.load(Ordering::SeqCst);
+            let answered = client::exchange(fast, "POST", "/mcp", headers, &body).await;
+            let direct_answered = direct.0.load(Ordering::SeqCst) - before;
+            let expected = client::exchange(typed, "POST", "/mcp", headers, &body).await;
+            assert_eq!(
+                (answered.status, &answered.body),
+                (expected.status, &expected.body),
+                "{headers:?}: the answers differ"
+            );
+            assert_eq!(
+                direct_answered,
+                usize::from(*answerable),
+                "{headers:?}: answered without rmcp ({} {})",
+                answered.status,
+                answered.body
+            );
+        }
+    });
+}
+
 #[test]
 fn a_call_whose_headers_rmcp_must_check_is_left_to_rmcp() {
     counting(|direct| async move {

@@ -14,13 +14,15 @@
 use crate::call::handle::Era;
 use crate::call::handler::BoxFuture;
 use crate::mcp::caller::CallerSource;
-use crate::mcp::era::{Negotiated, certain_era};
+use crate::mcp::era::{Meta, Negotiated, certain_era};
 use crate::registry::policy::Caller;
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorCode, RequestId, ServerJsonRpcMessage,
-    ServerResult,
+    CallToolRequestParams, CallToolResponse, ErrorCode, JsonObject, RequestId,
+    ServerJsonRpcMessage, ServerResult,
 };
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The whole JSON-RPC response to a call, once the call has run.
@@ -51,14 +53,34 @@ pub(crate) struct Calling<S> {
     pub session: Option<Arc<Negotiated>>,
 }
 
-/// A `tools/call` request, read with rmcp's own types so that what is
-/// accepted here is what rmcp accepts.
+/// A `tools/call` request, read as rmcp reads it, so that what is accepted
+/// here is what rmcp accepts: its id and arguments with rmcp's own types,
+/// its `_meta` as the era rule reads it ([`Meta`]). A retry's answers and
+/// state are not read here; a request that carries them goes on to rmcp.
 #[derive(serde::Deserialize)]
-struct Request {
-    jsonrpc: String,
+struct Request<'a> {
+    #[serde(borrow)]
+    jsonrpc: Cow<'a, str>,
     id: RequestId,
-    method: String,
-    params: CallToolRequestParams,
+    #[serde(borrow)]
+    method: Cow<'a, str>,
+    #[serde(borrow)]
+    params: Params<'a>,
+}
+
+/// The params of [`Request`]: the members of rmcp's
+/// `CallToolRequestParams`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Params<'a> {
+    #[serde(rename = "_meta", default)]
+    meta: Option<Meta>,
+    name: String,
+    arguments: Option<JsonObject>,
+    #[serde(borrow, default)]
+    input_responses: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    request_state: Option<&'a RawValue>,
 }
 
 impl<S: DirectCalls> Calling<S> {
@@ -71,11 +93,16 @@ impl<S: DirectCalls> Calling<S> {
         header_version: Option<&str>,
     ) -> Option<Pending> {
         let request: Request = serde_json::from_slice(request).ok()?;
-        if request.jsonrpc != "2.0" || request.method != "tools/call" {
+        let params = request.params;
+        if request.jsonrpc != "2.0"
+            || request.method != "tools/call"
+            || params.input_responses.is_some()
+            || params.request_state.is_some()
+        {
             return None;
         }
         let era = certain_era(
-            request.params.meta.as_ref(),
+            params.meta.as_ref(),
             header_version,
             self.session.as_deref(),
         )?;
@@ -84,10 +111,12 @@ impl<S: DirectCalls> Calling<S> {
             .caller_source()
             .without_context(transport_caller)?
             .clone();
+        let mut call_params = CallToolRequestParams::new(params.name);
+        call_params.arguments = params.arguments;
         let call =
             self.server
                 .clone()
-                .call_directly(request.params, caller, header_version.is_some())?;
+                .call_directly(call_params, caller, header_version.is_some())?;
         // What the serving tests count to know which path answered.
         tracing::debug!(target: "tooltable::shortcut", "a call is answered without rmcp's service");
         let id = request.id;

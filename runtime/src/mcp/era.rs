@@ -7,7 +7,10 @@
 //! era is certain, by the one rule here.
 
 use crate::call::handle::Era;
-use rmcp::model::{ProtocolVersion, RequestMetaObject};
+use rmcp::model::{ClientCapabilities, ProtocolVersion};
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use std::fmt;
 use std::sync::OnceLock;
 
 /// What a session negotiated with `initialize`, once the client said it is
@@ -26,25 +29,111 @@ impl Negotiated {
     }
 }
 
+/// What the era rule reads of a request's `_meta`: the version it names
+/// and whether it carries the client's capabilities, each decoded as rmcp's
+/// `RequestMetaObject` decodes it (a member that does not decode is taken
+/// as absent).
+///
+/// rmcp keeps `_meta` as a map of JSON values, so reading it as rmcp does
+/// builds every member a client sent (its name and version, its
+/// capabilities) for the two the rule needs. This reads those two from the
+/// request's text and skips the rest unbuilt; like rmcp's, it is an object
+/// or nothing. Only for text the guard let through, which holds no member
+/// twice.
+#[derive(Default)]
+pub(crate) struct Meta {
+    version: Option<ProtocolVersion>,
+    capabilities: bool,
+}
+
+const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
+impl<'de> serde::Deserialize<'de> for Meta {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Meta, D::Error> {
+        deserializer.deserialize_map(MetaVisitor)
+    }
+}
+
+struct MetaVisitor;
+
+impl<'de> Visitor<'de> for MetaVisitor {
+    type Value = Meta;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
+        let mut meta = Meta::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Version => {
+                    let raw: &RawValue = map.next_value()?;
+                    meta.version = serde_json::from_str(raw.get()).ok();
+                }
+                Key::Capabilities => {
+                    let raw: &RawValue = map.next_value()?;
+                    meta.capabilities =
+                        serde_json::from_str::<ClientCapabilities>(raw.get()).is_ok();
+                }
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(meta)
+    }
+}
+
+/// A member's name in `_meta`, escapes decoded.
+enum Key {
+    Version,
+    Capabilities,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+                Ok(match name {
+                    PROTOCOL_VERSION => Key::Version,
+                    CLIENT_CAPABILITIES => Key::Capabilities,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
 /// The era rmcp serves a request in, when it is certain: a request naming
 /// a supported 2026-07-28 (or later) version with every key that revision
 /// requires (and, over HTTP, the same version in its header), or one naming
 /// none in a `session` that opened on an earlier revision. The one rule for
 /// every request a shortcut answers.
 pub(crate) fn certain_era(
-    meta: Option<&RequestMetaObject>,
+    meta: Option<&Meta>,
     header_version: Option<&str>,
     session: Option<&Negotiated>,
 ) -> Option<Era> {
-    let none = RequestMetaObject::default();
+    let none = Meta::default();
     let meta = meta.unwrap_or(&none);
-    match meta.protocol_version() {
+    match &meta.version {
         Some(version) => {
             let current = version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
-            let known = ProtocolVersion::KNOWN_VERSIONS.contains(&version);
-            let complete = meta
-                .missing_required_keys(&ProtocolVersion::V_2026_07_28)
-                .is_empty();
+            let known = ProtocolVersion::KNOWN_VERSIONS.contains(version);
+            // The keys rmcp's `missing_required_keys` asks of 2026-07-28:
+            // the version, here, and the client's capabilities.
+            let complete = meta.capabilities;
             let matches = header_version.is_none_or(|h| h == version.as_str());
             (current && known && complete && matches).then_some(Era::Current)
         }

@@ -14,10 +14,11 @@
 
 use crate::call::handle::Era;
 use crate::mcp::caller::CallerSource;
-use crate::mcp::era::{Negotiated, certain_era};
+use crate::mcp::era::{Meta, Negotiated, certain_era};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{ListText, Registry};
-use rmcp::model::{CacheScope, PaginatedRequestParams, RequestId};
+use rmcp::model::{CacheScope, RequestId};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -124,15 +125,27 @@ pub(crate) struct Listing<C: 'static> {
     pub session: Option<Arc<Negotiated>>,
 }
 
-/// A `tools/list` request, read with rmcp's own types so that what is
-/// accepted here is what rmcp accepts.
+/// A `tools/list` request, read as rmcp reads it, so that what is accepted
+/// here is what rmcp accepts: its id with rmcp's own type, its `_meta` as
+/// the era rule reads it ([`Meta`]).
 #[derive(serde::Deserialize)]
-struct Request {
-    jsonrpc: String,
+struct Request<'a> {
+    #[serde(borrow)]
+    jsonrpc: Cow<'a, str>,
     id: RequestId,
-    method: String,
+    #[serde(borrow)]
+    method: Cow<'a, str>,
     #[serde(default)]
-    params: Option<PaginatedRequestParams>,
+    params: Option<Params>,
+}
+
+/// The params of [`Request`]: the members of rmcp's
+/// `PaginatedRequestParams`.
+#[derive(Default, serde::Deserialize)]
+struct Params {
+    #[serde(rename = "_meta", default)]
+    meta: Option<Meta>,
+    cursor: Option<String>,
 }
 
 impl<C: Send + Sync + 'static> Listing<C> {

@@ -40,43 +40,55 @@ pub(super) fn stateless<'h>(
     request: Stateless<'_>,
 ) -> Option<&'h str> {
     use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
-    let one = |name: HeaderName| {
-        let mut values = headers.get_all(name).iter();
-        let value = values.next()?.to_str().ok()?;
-        values.next().is_none().then_some(value)
-    };
+    // The header that must come once: a second, or one that is not text,
+    // declines.
+    fn once<'h>(slot: &mut Option<&'h str>, value: &'h http::HeaderValue) -> Option<()> {
+        slot.replace(value.to_str().ok()?).is_none().then_some(())
+    }
     // A media type without its parameters, as written.
     let essence = |value: &'h str| value.split(';').next().unwrap_or_default().trim();
-    if headers.contains_key(MCP_SESSION_ID) || headers.contains_key(ORIGIN) {
-        return None;
+    let (mut host, mut content_type, mut method, mut name, mut version) =
+        (None, None, None, None, None);
+    let (mut json, mut events) = (false, false);
+    // One pass over the headers a client sent, not a lookup per name: the
+    // check is on every call's path.
+    for (header, value) in headers {
+        if header == MCP_SESSION_ID || header == ORIGIN {
+            return None;
+        } else if header == HOST {
+            once(&mut host, value)?;
+        } else if header == CONTENT_TYPE {
+            once(&mut content_type, value)?;
+        } else if header == ACCEPT {
+            for accepted in value.to_str().into_iter().flat_map(|v| v.split(',')) {
+                let accepted = essence(accepted);
+                json |= accepted.eq_ignore_ascii_case("application/json");
+                events |= accepted.eq_ignore_ascii_case("text/event-stream");
+            }
+        } else if header == MCP_METHOD {
+            once(&mut method, value)?;
+        } else if header == MCP_PROTOCOL_VERSION {
+            once(&mut version, value)?;
+        } else if header == MCP_NAME && matches!(request, Stateless::Call(_)) {
+            once(&mut name, value)?;
+        }
     }
-    let host: http::uri::Authority = one(HOST)?.parse().ok()?;
+    let host: http::uri::Authority = host?.parse().ok()?;
     if !hosts.allow(&host) {
         return None;
     }
-    if !essence(one(CONTENT_TYPE)?).eq_ignore_ascii_case("application/json") {
-        return None;
-    }
-    let accepts = |media: &str| {
-        headers
-            .get_all(ACCEPT)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .any(|accepted| essence(accepted).eq_ignore_ascii_case(media))
-    };
-    if !accepts("application/json") || !accepts("text/event-stream") {
+    if !essence(content_type?).eq_ignore_ascii_case("application/json") || !json || !events {
         return None;
     }
     match request {
-        Stateless::Listing => (one(MCP_METHOD)? == "tools/list").then_some(())?,
+        Stateless::Listing => (method? == "tools/list").then_some(())?,
         Stateless::Call(tool) => {
-            (one(MCP_METHOD)? == "tools/call").then_some(())?;
-            let name = one(MCP_NAME)?;
+            (method? == "tools/call").then_some(())?;
+            let name = name?;
             (name == tool && !name.starts_with("=?")).then_some(())?;
         }
     }
-    one(MCP_PROTOCOL_VERSION)
+    version
 }
 
 /// The hosts a request may name, read once from the list rmcp is given:
