@@ -400,102 +400,52 @@ fn a_call_whose_meta_or_retry_rmcp_reads_its_own_way_is_answered_as_rmcp_answers
 
 #[test]
 fn a_call_is_answered_directly_only_when_its_headers_ask_for_nothing_but_a_stateless_call() {
-    const TYPE: (&str, &str) = ("Content-Type", "application/json");
-    const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
-    const VERSION: (&str, &str) = ("MCP-Protocol-Version", "2026-07-28");
-    const METHOD: (&str, &str) = ("Mcp-Method", "tools/call");
-    const NAME: (&str, &str) = ("Mcp-Name", "items_list");
-    // (the headers besides Host, whether the direct path may answer)
-    let cases: Vec<(Vec<(&str, &str)>, bool)> = vec![
-        (vec![TYPE, ACCEPT, VERSION, METHOD, NAME], true),
+    type Headers = Vec<(&'static str, &'static str)>;
+    // What a 2026-07-28 client sends besides Host (which every exchange
+    // sends), and the same with one header changed.
+    let plain: Headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "items_list"),
+    ];
+    let plus = |header| [plain.clone(), vec![header]].concat();
+    let without = |name: &str| plain.iter().filter(|(n, _)| *n != name).copied().collect();
+    let with = |name: &'static str, value| {
+        let mut headers: Headers = without(name);
+        headers.push((name, value));
+        headers
+    };
+    let twice = |name: &str| plus(*plain.iter().find(|(n, _)| *n == name).unwrap());
+    // (the headers, whether the direct path may answer)
+    let cases: Vec<(Headers, bool)> = vec![
+        (plain.clone(), true),
         (
-            vec![
-                ("content-type", "Application/JSON; charset=utf-8"),
-                ACCEPT,
-                VERSION,
-                METHOD,
-                NAME,
-            ],
+            with("Content-Type", "Application/JSON; charset=utf-8"),
             true,
         ),
         (
-            vec![
-                TYPE,
-                ("Accept", "application/json"),
-                ("Accept", "text/event-stream"),
-                VERSION,
-                METHOD,
-                NAME,
-            ],
+            [
+                with("Accept", "application/json"),
+                vec![("Accept", "text/event-stream")],
+            ]
+            .concat(),
             true,
         ),
-        (
-            vec![TYPE, ("Accept", "application/json"), VERSION, METHOD, NAME],
-            false,
-        ),
-        (
-            vec![
-                ("Content-Type", "text/plain"),
-                ACCEPT,
-                VERSION,
-                METHOD,
-                NAME,
-            ],
-            false,
-        ),
-        (vec![TYPE, TYPE, ACCEPT, VERSION, METHOD, NAME], false),
-        (vec![TYPE, ACCEPT, VERSION, VERSION, METHOD, NAME], false),
-        (vec![TYPE, ACCEPT, VERSION, METHOD, METHOD, NAME], false),
-        (vec![TYPE, ACCEPT, VERSION, METHOD, NAME, NAME], false),
-        (vec![TYPE, ACCEPT, VERSION, METHOD], false),
-        (vec![TYPE, ACCEPT, METHOD, NAME], false),
-        (
-            vec![TYPE, ACCEPT, VERSION, ("Mcp-Method", "tools/list"), NAME],
-            false,
-        ),
-        (
-            vec![
-                TYPE,
-                ACCEPT,
-                VERSION,
-                METHOD,
-                ("Mcp-Name", "=?base64?aXRlbXNfbGlzdA==?="),
-            ],
-            false,
-        ),
-        (
-            vec![
-                TYPE,
-                ACCEPT,
-                VERSION,
-                METHOD,
-                NAME,
-                ("Origin", "https://evil.example"),
-            ],
-            false,
-        ),
-        (
-            vec![
-                TYPE,
-                ACCEPT,
-                VERSION,
-                METHOD,
-                NAME,
-                ("Mcp-Session-Id", "nope"),
-            ],
-            false,
-        ),
-        (
-            vec![
-                TYPE,
-                ACCEPT,
-                VERSION,
-                METHOD,
-                NAME,
-                ("Host", "elsewhere.example"),
-            ],
-            false,
-        ),
+        (with("Accept", "application/json"), false),
+        (with("Content-Type", "text/plain"), false),
+        (twice("Content-Type"), false),
+        (twice("MCP-Protocol-Version"), false),
+        (twice("Mcp-Method"), false),
+        (twice("Mcp-Name"), false),
+        (without("Mcp-Name"), false),
+        (without("MCP-Protocol-Version"), false),
+        (with("Mcp-Method", "tools/list"), false),
+        (with("Mcp-Name", "=?base64?aXRlbXNfbGlzdA==?="), false),
+        (plus(("Origin", "https://evil.example")), false),
+        (plus(("Mcp-Session-Id", "nope")), false),
+        (plus(("Host", "elsewhere.example")), false),
     ];
     counting(|direct| async move {
         let setup = &setups()[0];
