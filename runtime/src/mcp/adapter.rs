@@ -605,13 +605,14 @@ impl<C: Send + Sync + 'static> DirectCalls for McpServer<C> {
     /// [`McpServer::call_plain`] as rmcp's call does.
     fn call_directly(
         self: Arc<Self>,
-        mut request: CallToolRequestParams,
+        name: String,
+        arguments: Option<Arguments>,
         caller: Caller,
         over_http: bool,
     ) -> Option<BoxFuture<'static, Result<CallToolResponse, ErrorData>>> {
         // The entry decided on is the one called, even if a provider
         // replaces the tool meanwhile.
-        let entry = self.registry.get(&request.name);
+        let entry = self.registry.get(&name);
         if let Some(entry) = &entry {
             let info = entry.info();
             if entry.takes_call()
@@ -623,10 +624,10 @@ impl<C: Send + Sync + 'static> DirectCalls for McpServer<C> {
             }
         }
         Some(Box::pin(async move {
-            let arguments = request.arguments.take().unwrap_or_default();
+            let arguments = arguments.unwrap_or_default();
             let never = std::sync::OnceLock::new();
             let detached = |_: bool, _: &Arguments| Ok(Call::detached());
-            self.call_plain(&request.name, entry, arguments, &caller, detached, &never)
+            self.call_plain(&name, entry, arguments, &caller, detached, &never)
                 .await
         }))
     }

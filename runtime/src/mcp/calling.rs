@@ -18,11 +18,9 @@ use crate::mcp::era::{Meta, Negotiated, certain_era};
 use crate::registry::policy::Caller;
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorCode, JsonObject, RequestId,
-    ServerJsonRpcMessage, ServerResult,
+    CallToolResponse, ErrorCode, JsonObject, RequestId, ServerJsonRpcMessage, ServerResult,
 };
 use serde_json::value::RawValue;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The whole JSON-RPC response to a call, once the call has run.
@@ -33,12 +31,14 @@ pub(crate) trait DirectCalls: Send + Sync + 'static {
     /// How the caller of a request is decided.
     fn caller_source(&self) -> &CallerSource;
 
-    /// The call of `request` by `caller`, to be awaited, or `None` when it
-    /// needs rmcp's service. `over_http` says whether the request came
-    /// over HTTP, whose headers rmcp checks against some tools' arguments.
+    /// The call of the tool `name` with `arguments` by `caller`, to be
+    /// awaited, or `None` when it needs rmcp's service. `over_http` says
+    /// whether the request came over HTTP, whose headers rmcp checks
+    /// against some tools' arguments.
     fn call_directly(
         self: Arc<Self>,
-        request: CallToolRequestParams,
+        name: String,
+        arguments: Option<JsonObject>,
         caller: Caller,
         over_http: bool,
     ) -> Option<BoxFuture<'static, Result<CallToolResponse, ErrorData>>>;
@@ -53,23 +53,11 @@ pub(crate) struct Calling<S> {
     pub session: Option<Arc<Negotiated>>,
 }
 
-/// A `tools/call` request, read as rmcp reads it, so that what is accepted
-/// here is what rmcp accepts: its id and arguments with rmcp's own types,
-/// its `_meta` as the era rule reads it ([`Meta`]). A retry's answers and
-/// state are not read here; a request that carries them goes on to rmcp.
-#[derive(serde::Deserialize)]
-struct Request<'a> {
-    #[serde(borrow)]
-    jsonrpc: Cow<'a, str>,
-    id: RequestId,
-    #[serde(borrow)]
-    method: Cow<'a, str>,
-    #[serde(borrow)]
-    params: Params<'a>,
-}
-
-/// The params of [`Request`]: the members of rmcp's
-/// `CallToolRequestParams`.
+/// The params of a `tools/call`, read as rmcp reads its
+/// `CallToolRequestParams`, so that what is accepted here is what rmcp
+/// accepts: the arguments with rmcp's own type, `_meta` as the era rule
+/// reads it ([`Meta`]). A retry's answers and state are not read here; a
+/// request that carries them goes on to rmcp.
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Params<'a> {
@@ -92,13 +80,9 @@ impl<S: DirectCalls> Calling<S> {
         transport_caller: &Caller,
         header_version: Option<&str>,
     ) -> Option<Pending> {
-        let request: Request = serde_json::from_slice(request).ok()?;
-        let params = request.params;
-        if request.jsonrpc != "2.0"
-            || request.method != "tools/call"
-            || params.input_responses.is_some()
-            || params.request_state.is_some()
-        {
+        let (id, params) = crate::mcp::request::read::<Params>(request, "tools/call")?;
+        let params = params?;
+        if params.input_responses.is_some() || params.request_state.is_some() {
             return None;
         }
         let era = certain_era(
@@ -111,15 +95,14 @@ impl<S: DirectCalls> Calling<S> {
             .caller_source()
             .without_context(transport_caller)?
             .clone();
-        let mut call_params = CallToolRequestParams::new(params.name);
-        call_params.arguments = params.arguments;
-        let call =
-            self.server
-                .clone()
-                .call_directly(call_params, caller, header_version.is_some())?;
+        let call = self.server.clone().call_directly(
+            params.name,
+            params.arguments,
+            caller,
+            header_version.is_some(),
+        )?;
         // What the serving tests count to know which path answered.
         tracing::debug!(target: "tooltable::shortcut", "a call is answered without rmcp's service");
-        let id = request.id;
         Some(Box::pin(async move { response(id, era, call.await) }))
     }
 }

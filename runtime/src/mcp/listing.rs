@@ -17,8 +17,7 @@ use crate::mcp::caller::CallerSource;
 use crate::mcp::era::{Meta, Negotiated, certain_era};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{ListText, Registry};
-use rmcp::model::{CacheScope, RequestId};
-use std::borrow::Cow;
+use rmcp::model::CacheScope;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -125,22 +124,9 @@ pub(crate) struct Listing<C: 'static> {
     pub session: Option<Arc<Negotiated>>,
 }
 
-/// A `tools/list` request, read as rmcp reads it, so that what is accepted
-/// here is what rmcp accepts: its id with rmcp's own type, its `_meta` as
-/// the era rule reads it ([`Meta`]).
-#[derive(serde::Deserialize)]
-struct Request<'a> {
-    #[serde(borrow)]
-    jsonrpc: Cow<'a, str>,
-    id: RequestId,
-    #[serde(borrow)]
-    method: Cow<'a, str>,
-    #[serde(default)]
-    params: Option<Params>,
-}
-
-/// The params of [`Request`]: the members of rmcp's
-/// `PaginatedRequestParams`.
+/// The params of a `tools/list`, read as rmcp reads its
+/// `PaginatedRequestParams`, so that what is accepted here is what rmcp
+/// accepts: `_meta` as the era rule reads it ([`Meta`]).
 #[derive(Default, serde::Deserialize)]
 struct Params {
     #[serde(rename = "_meta", default)]
@@ -157,11 +143,8 @@ impl<C: Send + Sync + 'static> Listing<C> {
         transport_caller: &Caller,
         header_version: Option<&str>,
     ) -> Option<Answer> {
-        let request: Request = serde_json::from_slice(request).ok()?;
-        if request.jsonrpc != "2.0" || request.method != "tools/list" {
-            return None;
-        }
-        let params = request.params.unwrap_or_default();
+        let (id, params) = crate::mcp::request::read::<Params>(request, "tools/list")?;
+        let params = params.unwrap_or_default();
         let era = certain_era(
             params.meta.as_ref(),
             header_version,
@@ -170,7 +153,7 @@ impl<C: Send + Sync + 'static> Listing<C> {
         let caller = self.caller.without_context(transport_caller)?;
         let (tools, next) = self.tools(caller, params.cursor.as_deref())?;
         let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);
-        head.push_str(&serde_json::to_string(&request.id).ok()?);
+        head.push_str(&serde_json::to_string(&id).ok()?);
         head.push_str(r#","result":{"tools":"#);
         let mut tail = String::new();
         if let Some(next) = next {

@@ -13,5 +13,6 @@ pub(crate) mod calling;
 pub(crate) mod compose;
 pub(crate) mod era;
 pub(crate) mod listing;
+pub(crate) mod request;
 pub(crate) mod shortcut;
 pub(crate) mod tasks;
