@@ -233,13 +233,7 @@ async fn post_call(
     let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
         "name": tool, "arguments": arguments, "_meta": current_meta(),
     }});
-    let mut headers = vec![
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-        ("MCP-Protocol-Version", "2026-07-28"),
-        ("Mcp-Method", "tools/call"),
-        ("Mcp-Name", tool),
-    ];
+    let mut headers = call_headers(tool);
     headers.extend_from_slice(extra);
     client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await
 }
@@ -272,20 +266,44 @@ fn over_http_a_stateless_call_answered_directly_equals_rmcps_byte_for_byte() {
     });
 }
 
-/// A stateless POST of `params` (the JSON text of a `tools/call` of
-/// `items_list`'s params, `_meta` and all) as a 2026-07-28 client sends it,
-/// answered as status and body.
-async fn post_params(address: std::net::SocketAddr, params: &str) -> String {
-    let body = format!(r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{params}}}"#);
-    let headers = [
+/// The headers a 2026-07-28 client sends with a call of `tool` (besides
+/// Host, which every exchange sends).
+fn call_headers(tool: &str) -> Vec<(&'static str, &str)> {
+    vec![
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),
         ("MCP-Protocol-Version", "2026-07-28"),
         ("Mcp-Method", "tools/call"),
-        ("Mcp-Name", "items_list"),
-    ];
-    let answer = client::exchange(address, "POST", "/mcp", &headers, &body).await;
-    format!("{} {}", answer.status, answer.body)
+        ("Mcp-Name", tool),
+    ]
+}
+
+/// Posts `body` with `headers` to the server with direct calls (`fast`)
+/// and to the one without (`typed`): both must answer alike, and the direct
+/// path must have answered exactly when the request is `answerable`.
+async fn answered_alike(
+    direct: &Direct,
+    (fast, typed): (std::net::SocketAddr, std::net::SocketAddr),
+    headers: &[(&str, &str)],
+    body: &str,
+    answerable: bool,
+) {
+    let before = direct.0.load(Ordering::SeqCst);
+    let answered = client::exchange(fast, "POST", "/mcp", headers, body).await;
+    let direct_answered = direct.0.load(Ordering::SeqCst) - before;
+    let expected = client::exchange(typed, "POST", "/mcp", headers, body).await;
+    assert_eq!(
+        (answered.status, &answered.body),
+        (expected.status, &expected.body),
+        "{body} with {headers:?}: the answers differ"
+    );
+    assert_eq!(
+        direct_answered,
+        usize::from(answerable),
+        "{body} with {headers:?}: answered without rmcp ({} {})",
+        answered.status,
+        answered.body
+    );
 }
 
 #[test]
@@ -381,19 +399,90 @@ fn a_call_whose_meta_or_retry_rmcp_reads_its_own_way_is_answered_as_rmcp_answers
         let (fast, _stop_fast) = http(setup, true).await;
         let (typed, _stop_typed) = http(setup, false).await;
         for (params, answerable) in &cases {
-            let before = direct.0.load(Ordering::SeqCst);
-            let answered = post_params(fast, params).await;
-            let direct_answered = direct.0.load(Ordering::SeqCst) - before;
-            let expected = post_params(typed, params).await;
-            assert_eq!(answered, expected, "{params}: the answers differ");
-            if *answerable {
-                assert!(answered.starts_with("200 "), "{params}: {answered}");
-            }
-            assert_eq!(
-                direct_answered,
-                usize::from(*answerable),
-                "{params}: answered without rmcp ({answered})"
-            );
+            let body =
+                format!(r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{params}}}"#);
+            let headers = call_headers("items_list");
+            answered_alike(&direct, (fast, typed), &headers, &body, *answerable).await;
+        }
+    });
+}
+
+#[test]
+fn a_call_read_in_the_guards_one_pass_is_answered_as_rmcp_reads_it() {
+    let meta = current_meta().to_string();
+    let envelope = |params: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{params}}}"#)
+    };
+    let get = |arguments: &str| {
+        envelope(&format!(
+            r#"{{"name":"items_get","arguments":{arguments},"_meta":{meta}}}"#
+        ))
+    };
+    // (the whole body, whether the direct path may answer it)
+    let cases: Vec<(String, bool)> = vec![
+        (get(r#"{"id":1}"#), true),
+        // Members in any order: params before the method and the id.
+        (
+            format!(
+                r#"{{"params":{{"_meta":{meta},"arguments":{{"id":1}},"name":"items_get"}},"id":9,"jsonrpc":"2.0","method":"tools/call"}}"#
+            ),
+            true,
+        ),
+        // Escaped names and values decode as rmcp decodes them.
+        (get(r#"{"i\u0064":1}"#), true),
+        (
+            envelope(&format!(
+                r#"{{"n\u0061me":"items_\u0067et","\u0061rguments":{{"id":1}},"_meta":{meta}}}"#
+            )),
+            true,
+        ),
+        // Arguments are built as rmcp builds them, serde_json's quirks and
+        // all, and a type the handler refuses is its argument error.
+        (
+            get(r#"{"id":{"$serde_json::private::RawValue":"1"}}"#),
+            true,
+        ),
+        (get(r#"{"id":1e2}"#), true),
+        (get(r#"{"id":18446744073709551615}"#), true),
+        (get(r#"{"id":1,"extra":[{"deep":{"x":null}}]}"#), true),
+        (get("null"), true),
+        (get("{}"), true),
+        // Arguments or a name rmcp refuses: rmcp answers.
+        (get("[1]"), false),
+        (get(r#""id=1""#), false),
+        (get("7"), false),
+        (
+            envelope(&format!(r#"{{"name":5,"arguments":{{}},"_meta":{meta}}}"#)),
+            false,
+        ),
+        (
+            envelope(r#"{"name":"items_get","arguments":{"id":1}}"#),
+            false,
+        ),
+        (envelope("{}"), false),
+        // A member twice, in the arguments or in `_meta`, is the guard's
+        // refusal on both servers.
+        (get(r#"{"id":1,"id":2}"#), false),
+        (get(r#"{"id":1,"more":{"a":1,"a":1}}"#), false),
+        (
+            envelope(&format!(
+                r#"{{"name":"items_get","arguments":{{"id":1}},"_meta":{}}}"#,
+                meta.replacen(
+                    r#""io.modelcontextprotocol/clientCapabilities":{}"#,
+                    r#""io.modelcontextprotocol/clientCapabilities":{"x":1,"x":1}"#,
+                    1
+                )
+            )),
+            false,
+        ),
+    ];
+    counting(|direct| async move {
+        let setup = &setups()[0];
+        let (fast, _stop_fast) = http(setup, true).await;
+        let (typed, _stop_typed) = http(setup, false).await;
+        let headers = call_headers("items_get");
+        for (body, answerable) in &cases {
+            answered_alike(&direct, (fast, typed), &headers, body, *answerable).await;
         }
     });
 }
@@ -403,13 +492,7 @@ fn a_call_is_answered_directly_only_when_its_headers_ask_for_nothing_but_a_state
     type Headers = Vec<(&'static str, &'static str)>;
     // What a 2026-07-28 client sends besides Host (which every exchange
     // sends), and the same with one header changed.
-    let plain: Headers = vec![
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-        ("MCP-Protocol-Version", "2026-07-28"),
-        ("Mcp-Method", "tools/call"),
-        ("Mcp-Name", "items_list"),
-    ];
+    let plain: Headers = call_headers("items_list");
     let plus = |header| [plain.clone(), vec![header]].concat();
     let without = |name: &str| plain.iter().filter(|(n, _)| *n != name).copied().collect();
     let with = |name: &'static str, value| {
@@ -456,22 +539,7 @@ fn a_call_is_answered_directly_only_when_its_headers_ask_for_nothing_but_a_state
         }})
         .to_string();
         for (headers, answerable) in &cases {
-            let before = direct.0.load(Ordering::SeqCst);
-            let answered = client::exchange(fast, "POST", "/mcp", headers, &body).await;
-            let direct_answered = direct.0.load(Ordering::SeqCst) - before;
-            let expected = client::exchange(typed, "POST", "/mcp", headers, &body).await;
-            assert_eq!(
-                (answered.status, &answered.body),
-                (expected.status, &expected.body),
-                "{headers:?}: the answers differ"
-            );
-            assert_eq!(
-                direct_answered,
-                usize::from(*answerable),
-                "{headers:?}: answered without rmcp ({} {})",
-                answered.status,
-                answered.body
-            );
+            answered_alike(&direct, (fast, typed), headers, &body, *answerable).await;
         }
     });
 }

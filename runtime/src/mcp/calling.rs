@@ -14,13 +14,13 @@
 use crate::call::handle::Era;
 use crate::call::handler::BoxFuture;
 use crate::mcp::caller::CallerSource;
-use crate::mcp::era::{Meta, Negotiated, certain_era};
+use crate::mcp::era::{Negotiated, certain_era};
+use crate::mcp::request::CallParams;
 use crate::registry::policy::Caller;
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, ErrorCode, JsonObject, RequestId, ServerJsonRpcMessage, ServerResult,
 };
-use serde_json::value::RawValue;
 use std::sync::Arc;
 
 /// The whole JSON-RPC response to a call, once the call has run.
@@ -53,38 +53,17 @@ pub(crate) struct Calling<S> {
     pub session: Option<Arc<Negotiated>>,
 }
 
-/// The params of a `tools/call`, read as rmcp reads its
-/// `CallToolRequestParams`, so that what is accepted here is what rmcp
-/// accepts: the arguments with rmcp's own type, `_meta` as the era rule
-/// reads it ([`Meta`]). A retry's answers and state are not read here; a
-/// request that carries them goes on to rmcp.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Params<'a> {
-    #[serde(rename = "_meta", default)]
-    meta: Option<Meta>,
-    name: String,
-    arguments: Option<JsonObject>,
-    #[serde(borrow, default)]
-    input_responses: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    request_state: Option<&'a RawValue>,
-}
-
 impl<S: DirectCalls> Calling<S> {
-    /// The response to `request`, once the call ran, or `None` for rmcp to
-    /// answer ([`Shortcut::call`](super::shortcut::Shortcut::call)).
+    /// The response to the call `id` with `params`, once the call ran, or
+    /// `None` for rmcp to answer
+    /// ([`Shortcut::call`](super::shortcut::Shortcut::call)).
     pub(crate) fn answer(
         &self,
-        request: &[u8],
+        id: RequestId,
+        params: CallParams,
         transport_caller: &Caller,
         header_version: Option<&str>,
     ) -> Option<Pending> {
-        let (id, params) = crate::mcp::request::read::<Params>(request, "tools/call")?;
-        let params = params?;
-        if params.input_responses.is_some() || params.request_state.is_some() {
-            return None;
-        }
         let era = certain_era(
             params.meta.as_ref(),
             header_version,

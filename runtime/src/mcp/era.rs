@@ -37,17 +37,48 @@ impl Negotiated {
 /// rmcp keeps `_meta` as a map of JSON values, so reading it as rmcp does
 /// builds every member a client sent (its name and version, its
 /// capabilities) for the two the rule needs. This reads those two from the
-/// request's text and skips the rest unbuilt; like rmcp's, it is an object
-/// or nothing. Only for text the guard let through, which holds no member
-/// twice.
-#[derive(Default)]
+/// request's text ([`Meta::record`]) and skips the rest unbuilt; like
+/// rmcp's, it is an object or nothing. Only for text the guard let
+/// through, which holds no member twice: the guard reads a call's `_meta`
+/// itself, in its one pass, through the same [`Meta::record`].
+#[derive(Debug, Default)]
 pub(crate) struct Meta {
     version: Option<ProtocolVersion>,
     capabilities: bool,
 }
 
-const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// A member of `_meta` the era rule reads.
+#[derive(Clone, Copy)]
+pub(crate) enum MetaKey {
+    /// The protocol version a 2026-07-28 request names.
+    Version,
+    /// The client's capabilities, which 2026-07-28 requires.
+    Capabilities,
+}
+
+impl MetaKey {
+    /// The member named `name` (escapes decoded), if the rule reads it.
+    pub(crate) fn of(name: &str) -> Option<MetaKey> {
+        match name {
+            "io.modelcontextprotocol/protocolVersion" => Some(MetaKey::Version),
+            "io.modelcontextprotocol/clientCapabilities" => Some(MetaKey::Capabilities),
+            _ => None,
+        }
+    }
+}
+
+impl Meta {
+    /// Records the member `key`, whose value is the JSON text `value`,
+    /// decoded as rmcp decodes it: one that does not decode is absent.
+    pub(crate) fn record(&mut self, key: MetaKey, value: &str) {
+        match key {
+            MetaKey::Version => self.version = serde_json::from_str(value).ok(),
+            MetaKey::Capabilities => {
+                self.capabilities = serde_json::from_str::<ClientCapabilities>(value).is_ok();
+            }
+        }
+    }
+}
 
 impl<'de> serde::Deserialize<'de> for Meta {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Meta, D::Error> {
@@ -67,17 +98,12 @@ impl<'de> Visitor<'de> for MetaVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
         let mut meta = Meta::default();
         while let Some(key) = map.next_key::<Key>()? {
-            match key {
-                Key::Version => {
+            match key.0 {
+                Some(key) => {
                     let raw: &RawValue = map.next_value()?;
-                    meta.version = serde_json::from_str(raw.get()).ok();
+                    meta.record(key, raw.get());
                 }
-                Key::Capabilities => {
-                    let raw: &RawValue = map.next_value()?;
-                    meta.capabilities =
-                        serde_json::from_str::<ClientCapabilities>(raw.get()).is_ok();
-                }
-                Key::Other => {
+                None => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -86,12 +112,9 @@ impl<'de> Visitor<'de> for MetaVisitor {
     }
 }
 
-/// A member's name in `_meta`, escapes decoded.
-enum Key {
-    Version,
-    Capabilities,
-    Other,
-}
+/// A member's name in `_meta`, escapes decoded: a key the rule reads, or
+/// another.
+struct Key(Option<MetaKey>);
 
 impl<'de> serde::Deserialize<'de> for Key {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
@@ -104,11 +127,7 @@ impl<'de> serde::Deserialize<'de> for Key {
             }
 
             fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
-                Ok(match name {
-                    PROTOCOL_VERSION => Key::Version,
-                    CLIENT_CAPABILITIES => Key::Capabilities,
-                    _ => Key::Other,
-                })
+                Ok(Key(MetaKey::of(name)))
             }
         }
         deserializer.deserialize_str(KeyVisitor)

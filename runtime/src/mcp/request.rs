@@ -1,12 +1,29 @@
-//! The envelope of a request a shortcut answers, read once for both.
+//! What a shortcut reads of the requests it answers.
 //!
 //! A listing and a call answered before rmcp ([`super::shortcut`]) must be
 //! requests rmcp would accept: JSON-RPC 2.0, the method the shortcut
-//! answers, an id of rmcp's type. Their params differ; the envelope and
-//! its check are the same, and are here.
+//! answers, an id of rmcp's type, params as rmcp reads them. A listing's
+//! envelope and params are read here from the request's text ([`read`]).
+//! A call's are read by the transport's guard in its one pass over the
+//! message, which every call pays anyway, into [`CallParams`].
 
-use rmcp::model::RequestId;
+use crate::mcp::era::Meta;
+use rmcp::model::{JsonObject, RequestId};
 use std::borrow::Cow;
+
+/// The params of a `tools/call` as rmcp reads its `CallToolRequestParams`,
+/// so that what a shortcut accepts is what rmcp accepts: the tool's name
+/// (a string), the arguments (an object, or null or absent: `None`) built
+/// as rmcp builds them, and `_meta` (an object, or null or absent) as the
+/// era rule reads it. The transport's guard fills them only for a request
+/// whose params read so and that carries no retry (`inputResponses`,
+/// `requestState`), which goes on to rmcp.
+#[derive(Debug)]
+pub(crate) struct CallParams {
+    pub name: String,
+    pub arguments: Option<JsonObject>,
+    pub meta: Option<Meta>,
+}
 
 #[derive(serde::Deserialize)]
 struct Envelope<'a, P> {

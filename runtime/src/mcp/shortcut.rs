@@ -14,8 +14,10 @@
 use crate::mcp::calling::{Calling, DirectCalls};
 use crate::mcp::listing::{Answer, Listing};
 use crate::registry::policy::Caller;
+use rmcp::model::RequestId;
 
 pub(crate) use crate::mcp::calling::Pending;
+pub(crate) use crate::mcp::request::CallParams;
 
 /// Answers the requests of one transport that need no rmcp service, or
 /// declines them.
@@ -32,13 +34,15 @@ pub(crate) trait Shortcut: Send + Sync {
         header_version: Option<&str>,
     ) -> Option<Answer>;
 
-    /// The response to a `tools/call` `request`, to be awaited, or `None`
-    /// for rmcp to answer. Once it is given, the call has been admitted
-    /// and its handler will run when the future is polled; dropping the
-    /// future cancels the call as rmcp's dropping would.
+    /// The response to the `tools/call` request `id` with `params` (as the
+    /// guard read them), to be awaited, or `None` for rmcp to answer. Once
+    /// it is given, the call has been admitted and its handler will run
+    /// when the future is polled; dropping the future cancels the call as
+    /// rmcp's dropping would.
     fn call(
         &self,
-        request: &[u8],
+        id: RequestId,
+        params: CallParams,
         transport_caller: &Caller,
         header_version: Option<&str>,
     ) -> Option<Pending>;
@@ -65,12 +69,13 @@ impl<C: Send + Sync + 'static, S: DirectCalls> Shortcut for Shortcuts<C, S> {
 
     fn call(
         &self,
-        request: &[u8],
+        id: RequestId,
+        params: CallParams,
         transport_caller: &Caller,
         header_version: Option<&str>,
     ) -> Option<Pending> {
         self.calling
             .as_ref()?
-            .answer(request, transport_caller, header_version)
+            .answer(id, params, transport_caller, header_version)
     }
 }

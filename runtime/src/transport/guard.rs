@@ -9,11 +9,14 @@
 //!
 //! [`inspect`] is the one parse every decision about a message reads: its
 //! method (with escapes decoded, so `"initi\u0061lize"` is an `initialize`,
-//! as it is to rmcp), its id, the tool a call names. It refuses what rmcp
+//! as it is to rmcp), its id, the tool a call names, and a call's params as
+//! rmcp reads them, for the shortcut that runs it. It refuses what rmcp
 //! would choke on after the guard let it through: an id rmcp cannot carry
 //! (beyond `i64`, fractional) and a member written twice in one object, which
 //! parsers read differently (the first wins in one, the last in another).
 
+use crate::mcp::era::{Meta, MetaKey};
+use crate::mcp::shortcut::CallParams;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -82,6 +85,15 @@ pub(crate) enum RequestId {
 }
 
 impl RequestId {
+    /// The id as rmcp carries it (which reads every id the guard lets
+    /// through as this one).
+    pub(crate) fn to_rmcp(&self) -> rmcp::model::RequestId {
+        match self {
+            RequestId::Number(n) => rmcp::model::RequestId::Number(*n),
+            RequestId::String(s) => rmcp::model::RequestId::String(s.as_ref().into()),
+        }
+    }
+
     /// The id as JSON text.
     pub(crate) fn to_json(&self) -> String {
         match self {
@@ -108,6 +120,9 @@ pub(crate) struct Passed {
     pub cancels: Option<RequestId>,
     /// The protocol version an `initialize` asks for.
     pub version: Option<Box<str>>,
+    /// A `tools/call` request's params as rmcp reads them, when they read
+    /// so and carry no retry ([`CallParams`]).
+    pub call: Option<CallParams>,
 }
 
 impl Passed {
@@ -299,6 +314,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
                 tool: None,
                 cancels: None,
                 version: None,
+                call: None,
             }),
             false => Err(not_json_rpc(
                 echo,
@@ -334,7 +350,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
             )));
         }
     };
-    let params = match envelope.params {
+    let mut params = match envelope.params {
         None => Params::default(),
         Some(params) if params.object => params,
         Some(_) => return Err(refuse("`params` must be an object")),
@@ -342,10 +358,14 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
     if kind == Kind::Request {
         check_rounds(&params, echo)?;
     }
+    let call = (method == Method::ToolsCall && kind == Kind::Request)
+        .then(|| call_params(&mut params))
+        .flatten();
     Ok(Passed {
         kind,
         method,
         id,
+        call,
         tool: (method == Method::ToolsCall)
             .then_some(params.name)
             .flatten(),
@@ -386,10 +406,33 @@ fn envelope_of<'de>(
     }
 }
 
+/// A call's params as rmcp reads them, or `None` when rmcp would read them
+/// otherwise (refuse them, or read a retry) and must answer.
+fn call_params(params: &mut Params<'_>) -> Option<CallParams> {
+    if params.input_responses.is_some() || params.request_state.is_some() {
+        return None;
+    }
+    let name = params.name.as_deref()?.to_owned();
+    let arguments = match params.arguments {
+        None => None,
+        Some(raw) => serde_json::from_str(raw.get()).ok()?,
+    };
+    let meta = match params.meta.take() {
+        None | Some(MetaMember::Null) => None,
+        Some(MetaMember::Object(meta)) => Some(meta),
+        Some(MetaMember::Other) => return None,
+    };
+    Some(CallParams {
+        name,
+        arguments,
+        meta,
+    })
+}
+
 /// Refuses a request whose multi-round members have the wrong shape: rmcp
 /// reads a null `inputResponses` as absent, which would quietly restart a
 /// multi-round call.
-fn check_rounds(params: &Params, echo: Option<String>) -> Result<(), Refused> {
+fn check_rounds(params: &Params<'_>, echo: Option<String>) -> Result<(), Refused> {
     let bad = match (params.input_responses, params.request_state) {
         (Some(shape), _) if shape != Shape::Object => Some(
             "`inputResponses` must be an object mapping each question's key to the client's answer",
@@ -675,34 +718,45 @@ impl<'de> Visitor<'de> for Text<'_> {
 const MAX_TOOL_NAME_BYTES: usize = 512;
 
 /// What the guard reads of `params`: its shape, the tool a call names, the
-/// request a cancellation names, and the members the multi-round flow of
-/// 2026-07-28 reads.
+/// request a cancellation names, the members the multi-round flow of
+/// 2026-07-28 reads, and a call's arguments and `_meta`.
 #[derive(Default)]
-struct Params {
+struct Params<'de> {
     object: bool,
     name: Option<Box<str>>,
     protocol_version: Option<Box<str>>,
     request_id: Option<Id>,
     input_responses: Option<Shape>,
     request_state: Option<Shape>,
+    /// A call's arguments, as their text.
+    arguments: Option<&'de RawValue>,
+    meta: Option<MetaMember>,
 }
 
-struct ParamsSeed<'t>(&'t Twice);
+/// Reads `params`; `call`: as a call's, unless the message's method was
+/// seen to be another.
+struct ParamsSeed<'t> {
+    twice: &'t Twice,
+    call: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
-    type Value = Params;
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Params, D::Error> {
+    type Value = Params<'de>;
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Params<'de>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for ParamsSeed<'_> {
-    type Value = Params;
+    type Value = Params<'de>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
-        let twice = self.0;
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params<'de>, A::Error> {
+        let twice = self.twice;
         let mut params = Params {
             object: true,
             ..Params::default()
@@ -727,6 +781,12 @@ impl<'de> Visitor<'de> for ParamsSeed<'_> {
                     params.input_responses = Some(map.next_value_seed(Walk(twice))?)
                 }
                 "requestState" => params.request_state = Some(map.next_value_seed(Walk(twice))?),
+                "arguments" if self.call => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    walk_text(raw, twice)?;
+                    params.arguments = Some(raw);
+                }
+                "_meta" if self.call => params.meta = Some(map.next_value_seed(MetaSeed(twice))?),
                 _ => {
                     map.next_value_seed(Walk(twice))?;
                 }
@@ -735,26 +795,110 @@ impl<'de> Visitor<'de> for ParamsSeed<'_> {
         }
         Ok(params)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Params, A::Error> {
-        Walk(self.0).visit_seq(seq).map(|_| Params::default())
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Params<'de>, A::Error> {
+        Walk(self.twice).visit_seq(seq).map(|_| Params::default())
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Params, E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Params<'de>, E> {
         Ok(Params::default())
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params, E> {
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Params<'de>, E> {
         Ok(Params::default())
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Params<'de>, E> {
         Ok(Params::default())
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Params<'de>, E> {
         Ok(Params::default())
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Params<'de>, E> {
         Ok(Params::default())
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Params, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Params<'de>, E> {
         Ok(Params::default())
+    }
+}
+
+/// Walks a value taken whole as its text, for the member names of every
+/// object in it. A value a call's params keep is taken as text, so that it
+/// is built afterwards exactly as rmcp builds it (serde_json's own `Value`,
+/// with whatever features the program enabled), and walked here like the
+/// rest of the message.
+fn walk_text<E: de::Error>(raw: &RawValue, twice: &Twice) -> Result<(), E> {
+    let mut parser = serde_json::Deserializer::from_str(raw.get());
+    Walk(twice)
+        .deserialize(&mut parser)
+        .map(|_| ())
+        .map_err(E::custom)
+}
+
+/// A call's `_meta` as rmcp reads it.
+enum MetaMember {
+    /// `null`: none.
+    Null,
+    /// An object, as the era rule reads it.
+    Object(Meta),
+    /// Anything else, which rmcp refuses.
+    Other,
+}
+
+/// Reads a call's `_meta`: the members the era rule reads, each taken as
+/// its text and walked, then recorded ([`Meta::record`]); the rest walked.
+struct MetaSeed<'t>(&'t Twice);
+
+impl<'de> DeserializeSeed<'de> for MetaSeed<'_> {
+    type Value = MetaMember;
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<MetaMember, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MetaSeed<'_> {
+    type Value = MetaMember;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaMember, A::Error> {
+        let twice = self.0;
+        let mut meta = Meta::default();
+        let mut members = Members::default();
+        while let Some(Name(name)) = map.next_key()? {
+            match MetaKey::of(&name) {
+                Some(key) => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    walk_text(raw, twice)?;
+                    meta.record(key, raw.get());
+                }
+                None => {
+                    map.next_value_seed(Walk(twice))?;
+                }
+            }
+            members.add(name, twice);
+        }
+        Ok(MetaMember::Object(meta))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<MetaMember, A::Error> {
+        Walk(self.0).visit_seq(seq).map(|_| MetaMember::Other)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<MetaMember, E> {
+        Ok(MetaMember::Other)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<MetaMember, E> {
+        Ok(MetaMember::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<MetaMember, E> {
+        Ok(MetaMember::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<MetaMember, E> {
+        Ok(MetaMember::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<MetaMember, E> {
+        Ok(MetaMember::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<MetaMember, E> {
+        Ok(MetaMember::Null)
     }
 }
 
@@ -766,7 +910,7 @@ struct Envelope<'de> {
     id: Option<&'de RawValue>,
     /// `Some(None)` for a `method` that is not a string.
     method: Option<Option<Method>>,
-    params: Option<Params>,
+    params: Option<Params<'de>>,
     has_result_or_error: bool,
 }
 
@@ -808,7 +952,12 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
                     envelope.method =
                         Some(map.next_value_seed(Text(twice))?.map(|m| Method::of(&m)));
                 }
-                "params" => envelope.params = Some(map.next_value_seed(ParamsSeed(twice))?),
+                "params" => {
+                    // A call's params are read for the shortcut; another
+                    // method's only walked.
+                    let call = matches!(envelope.method, None | Some(Some(Method::ToolsCall)));
+                    envelope.params = Some(map.next_value_seed(ParamsSeed { twice, call })?);
+                }
                 "result" | "error" => {
                     map.next_value_seed(Walk(twice))?;
                     envelope.has_result_or_error = true;

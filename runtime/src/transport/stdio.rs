@@ -26,7 +26,7 @@
 //! write, with no thread woken to pass it along.
 
 use crate::mcp::listing::Answer as Listing;
-use crate::mcp::shortcut::{Pending, Shortcut};
+use crate::mcp::shortcut::{CallParams, Pending, Shortcut};
 use crate::registry::policy::Caller;
 use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Kind, Unread};
@@ -501,12 +501,12 @@ enum Verdict {
     /// A listing answered from the descriptors' text.
     Listed(Listing),
     /// A request for rmcp, which must first take its place among the
-    /// requests in flight; a `tools/call` (`call`) goes to the shortcut
-    /// first, which runs it if it can.
+    /// requests in flight; a `tools/call` whose params the guard read
+    /// (`call`) goes to the shortcut first, which runs it if it can.
     Enter {
         id: guard::RequestId,
         line: Vec<u8>,
-        call: bool,
+        call: Option<CallParams>,
     },
     /// A notification or response for rmcp.
     Forward(Vec<u8>),
@@ -549,7 +549,7 @@ impl Judge {
         if line.trim_ascii().is_empty() {
             return Verdict::Skip;
         }
-        let passed = match guard::inspect(&line, self.limits.max_depth) {
+        let mut passed = match guard::inspect(&line, self.limits.max_depth) {
             Err(refusal) => return Verdict::Refuse(refusal),
             Ok(passed) => passed,
         };
@@ -586,8 +586,8 @@ impl Judge {
         }
         // A call rmcp may never see: it opens rmcp's session only once it
         // is forwarded.
-        let call = passed.method == guard::Method::ToolsCall;
-        self.opened |= !call;
+        self.opened |= passed.method != guard::Method::ToolsCall;
+        let call = passed.call.take();
         Verdict::Enter { id, line, call }
     }
 }
@@ -758,9 +758,11 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                     entered = inflight.enter(&id) => entered,
                     () = shutdown.cancelled() => Err(inflight::InUse),
                 };
-                let shortcut = judge.shortcut.as_ref().filter(|_| call);
+                let direct = judge.shortcut.as_ref().zip(call);
                 match entered {
-                    Ok(()) => match shortcut.and_then(|s| s.call(&line, &judge.operator, None)) {
+                    Ok(()) => match direct
+                        .and_then(|(s, call)| s.call(id.to_rmcp(), call, &judge.operator, None))
+                    {
                         Some(pending) => {
                             judge.calls.start(id, pending, answers.clone());
                             true

@@ -514,7 +514,7 @@ where
     let Arrived {
         parts,
         bytes,
-        passed,
+        mut passed,
         unread,
         caller,
     } = request;
@@ -535,14 +535,15 @@ where
     {
         return response;
     }
-    if passed.method == guard::Method::ToolsCall
-        && let (Some(shortcut), Some(tool)) = (&shared.shortcut, &passed.tool)
+    if let (Some(shortcut), Some(tool), Some(id)) = (&shared.shortcut, &passed.tool, &passed.id)
+        && passed.call.is_some()
         && let Some(version) = stateless(&parts.headers, &shared.hosts, Stateless::Call(tool))
+        && let Some(call) = passed.call.take()
     {
         let caller = caller
             .clone()
             .unwrap_or_else(crate::registry::policy::Caller::operator);
-        if let Some(pending) = shortcut.call(&bytes, &caller, Some(version)) {
+        if let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, Some(version)) {
             return tokio::select! {
                 biased;
                 () = shared.stopped.cancelled() => answer::stopped(passed.id.as_ref(), unread),
