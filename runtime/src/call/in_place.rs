@@ -10,11 +10,18 @@
 //! every handler (tokio's `block_in_place`) costs a thread woken per call,
 //! several times what a quick handler costs. So a handler runs in place as
 //! it is, marked as running ([`run`]), and a watchdog thread looks at the
-//! marks every [`TICK`]: a handler still running after a tick gets a task
+//! marks: a handler it finds running for a [`TICK`] or longer gets a task
 //! spawned on its runtime, which wakes a sleeping worker; that worker takes
 //! the blocked worker's queued tasks and its turn at the sockets and
-//! timers, and everything else goes on. A quick handler pays an
-//! uncontended lock on either side (its runtime's handle, put in its
+//! timers, and everything else goes on. The watchdog looks again a tick
+//! after a look that found a handler running, and waits twice as long as
+//! the time before after one that found none, up to [`LONGEST_WAIT`]: each
+//! look is a thread woken (17 µs of CPU on the machine of
+//! docs/benchmarks.md), and a server of quick handlers, whose handlers are
+//! rarely running at the instant it looks, is looked at a few hundred
+//! times a second instead of a thousand. A handler that blocks holds up
+//! what its worker holds for [`LONGEST_WAIT`] at most. A quick handler pays
+//! an uncontended lock on either side (its runtime's handle, put in its
 //! thread's mark and taken out again), two atomic stores and a clock read.
 //!
 //! What this cannot hand off is the one task a worker keeps to run next
@@ -30,16 +37,21 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 
-/// How often the watchdog looks, and how long a handler runs before what
-/// it holds up is handed off (between one and two ticks).
+/// How long a handler runs before what it holds up is handed off, and how
+/// soon the watchdog looks again after a look that found one running.
 pub(crate) const TICK: Duration = Duration::from_millis(1);
 
-/// Ticks without a handler in place after which the watchdog sleeps.
-const IDLE_TICKS: u32 = 200;
+/// The longest the watchdog waits between looks, and so the longest a
+/// handler that blocks holds up what its worker holds.
+const LONGEST_WAIT: Duration = Duration::from_millis(4);
 
-/// Runs `handler` in place on this thread, a worker of `runtime`: if it is
-/// still running after a [`TICK`], a sleeping worker of `runtime` is woken
-/// to take over what this one holds up.
+/// How long the watchdog looks without finding a handler running before
+/// it sleeps until the next one starts.
+const UNTIL_ASLEEP: Duration = Duration::from_millis(200);
+
+/// Runs `handler` in place on this thread, a worker of `runtime`: if the
+/// watchdog finds it running a [`TICK`] or longer, a sleeping worker of
+/// `runtime` is woken to take over what this one holds up.
 pub(crate) fn run<R>(runtime: &Handle, handler: impl FnOnce() -> R) -> R {
     let slot = Slot::of_this_thread();
     slot.enter(runtime);
@@ -160,26 +172,31 @@ impl Watchdog {
 
     fn watch_forever(&self) {
         let tick = u64::try_from(TICK.as_nanos()).unwrap_or(u64::MAX);
-        let mut idle = 0;
+        let mut wait = TICK;
+        let mut unseen = Duration::ZERO;
         loop {
             if self.asleep.load(Ordering::SeqCst) {
                 std::thread::park();
+                wait = TICK;
                 continue;
             }
-            std::thread::sleep(TICK);
+            std::thread::sleep(wait);
             if self.look(tick) {
-                idle = 0;
+                wait = TICK;
+                unseen = Duration::ZERO;
                 continue;
             }
-            idle += 1;
-            if idle >= IDLE_TICKS {
+            unseen += wait;
+            wait = (wait * 2).min(LONGEST_WAIT);
+            if unseen >= UNTIL_ASLEEP {
                 self.asleep.store(true, Ordering::SeqCst);
                 // A handler that entered before the store above was seen
                 // by `look` or is seen now.
                 if self.look(tick) {
                     self.asleep.store(false, Ordering::SeqCst);
+                    wait = TICK;
                 }
-                idle = 0;
+                unseen = Duration::ZERO;
             }
         }
     }
