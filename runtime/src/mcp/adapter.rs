@@ -32,6 +32,7 @@ use crate::mcp::caller::transport_caller;
 use crate::mcp::calling::{Calling, DirectCalls};
 use crate::mcp::era::Negotiated;
 use crate::mcp::listing::{self, Listing};
+use crate::mcp::request::CallParams;
 use crate::mcp::shortcut::{Shortcut, Shortcuts};
 use crate::mcp::tasks::{self, TaskChannel};
 use crate::registry::policy::Caller;
@@ -605,14 +606,13 @@ impl<C: Send + Sync + 'static> DirectCalls for McpServer<C> {
     /// [`McpServer::call_plain`] as rmcp's call does.
     fn call_directly(
         self: Arc<Self>,
-        name: String,
-        arguments: Option<Arguments>,
+        params: CallParams,
         caller: Caller,
         over_http: bool,
     ) -> Option<BoxFuture<'static, Result<CallToolResponse, ErrorData>>> {
         // The entry decided on is the one called, even if a provider
         // replaces the tool meanwhile.
-        let entry = self.registry.get(&name);
+        let entry = self.registry.get(&params.name);
         if let Some(entry) = &entry {
             let info = entry.info();
             if entry.takes_call()
@@ -623,6 +623,8 @@ impl<C: Send + Sync + 'static> DirectCalls for McpServer<C> {
                 return None;
             }
         }
+        let arguments = params.arguments().ok()?;
+        let name = params.name;
         Some(Box::pin(async move {
             let arguments = arguments.unwrap_or_default();
             let never = std::sync::OnceLock::new();

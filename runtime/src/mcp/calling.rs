@@ -18,9 +18,7 @@ use crate::mcp::era::{Negotiated, certain_era};
 use crate::mcp::request::CallParams;
 use crate::registry::policy::Caller;
 use rmcp::ErrorData;
-use rmcp::model::{
-    CallToolResponse, ErrorCode, JsonObject, RequestId, ServerJsonRpcMessage, ServerResult,
-};
+use rmcp::model::{CallToolResponse, ErrorCode, RequestId, ServerJsonRpcMessage, ServerResult};
 use std::sync::Arc;
 
 /// The whole JSON-RPC response to a call, once the call has run.
@@ -31,14 +29,14 @@ pub(crate) trait DirectCalls: Send + Sync + 'static {
     /// How the caller of a request is decided.
     fn caller_source(&self) -> &CallerSource;
 
-    /// The call of the tool `name` with `arguments` by `caller`, to be
-    /// awaited, or `None` when it needs rmcp's service. `over_http` says
-    /// whether the request came over HTTP, whose headers rmcp checks
-    /// against some tools' arguments.
+    /// The call `params` by `caller`, to be awaited, or `None` when it
+    /// needs rmcp's service (or its arguments are of a type rmcp refuses,
+    /// [`CallParams::arguments`]). `over_http` says whether the request
+    /// came over HTTP, whose headers rmcp checks against some tools'
+    /// arguments.
     fn call_directly(
         self: Arc<Self>,
-        name: String,
-        arguments: Option<JsonObject>,
+        params: CallParams,
         caller: Caller,
         over_http: bool,
     ) -> Option<BoxFuture<'static, Result<CallToolResponse, ErrorData>>>;
@@ -74,12 +72,10 @@ impl<S: DirectCalls> Calling<S> {
             .caller_source()
             .without_context(transport_caller)?
             .clone();
-        let call = self.server.clone().call_directly(
-            params.name,
-            params.arguments,
-            caller,
-            header_version.is_some(),
-        )?;
+        let call = self
+            .server
+            .clone()
+            .call_directly(params, caller, header_version.is_some())?;
         // What the serving tests count to know which path answered.
         tracing::debug!(target: "tooltable::shortcut", "a call is answered without rmcp's service");
         Some(Box::pin(async move { response(id, era, call.await) }))

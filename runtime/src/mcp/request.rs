@@ -9,20 +9,34 @@
 
 use crate::mcp::era::Meta;
 use rmcp::model::{JsonObject, RequestId};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// The params of a `tools/call` as rmcp reads its `CallToolRequestParams`,
 /// so that what a shortcut accepts is what rmcp accepts: the tool's name
-/// (a string), the arguments (an object, or null or absent: `None`) built
-/// as rmcp builds them, and `_meta` (an object, or null or absent) as the
-/// era rule reads it. The transport's guard fills them only for a request
-/// whose params read so and that carries no retry (`inputResponses`,
-/// `requestState`), which goes on to rmcp.
+/// (a string), the arguments' text, and `_meta` (an object, or null or
+/// absent) as the era rule reads it. The transport's guard fills them only
+/// for a request whose name and `_meta` read so and that carries no retry
+/// (`inputResponses`, `requestState`), which goes on to rmcp. The arguments
+/// are kept as text and built ([`CallParams::arguments`]) only once the
+/// shortcut knows it runs the call, so that a call left to rmcp, which
+/// builds them itself, is not built twice.
 #[derive(Debug)]
 pub(crate) struct CallParams {
     pub name: String,
-    pub arguments: Option<JsonObject>,
+    pub arguments: Option<Box<RawValue>>,
     pub meta: Option<Meta>,
+}
+
+impl CallParams {
+    /// The arguments as rmcp builds them: an object, or `None` for null or
+    /// absent; `Err` for anything else, which rmcp refuses.
+    pub(crate) fn arguments(&self) -> Result<Option<JsonObject>, serde_json::Error> {
+        match &self.arguments {
+            None => Ok(None),
+            Some(raw) => serde_json::from_str(raw.get()),
+        }
+    }
 }
 
 #[derive(serde::Deserialize)]

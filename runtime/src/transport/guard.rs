@@ -406,17 +406,15 @@ fn envelope_of<'de>(
     }
 }
 
-/// A call's params as rmcp reads them, or `None` when rmcp would read them
-/// otherwise (refuse them, or read a retry) and must answer.
+/// A call's params as rmcp reads them (the arguments as their text), or
+/// `None` when rmcp would read them otherwise (refuse them, or read a
+/// retry) and must answer.
 fn call_params(params: &mut Params<'_>) -> Option<CallParams> {
     if params.input_responses.is_some() || params.request_state.is_some() {
         return None;
     }
     let name = params.name.as_deref()?.to_owned();
-    let arguments = match params.arguments {
-        None => None,
-        Some(raw) => serde_json::from_str(raw.get()).ok()?,
-    };
+    let arguments = params.arguments.map(RawValue::to_owned);
     let meta = match params.meta.take() {
         None | Some(MetaMember::Null) => None,
         Some(MetaMember::Object(meta)) => Some(meta),
