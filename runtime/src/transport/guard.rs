@@ -282,8 +282,8 @@ pub(crate) fn too_slow(deadline: std::time::Duration) -> Refused {
 /// response whose id MCP allows.
 pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused> {
     let deep = nests_deeper_than(bytes, max_depth);
-    let twice = Twice::default();
-    let envelope = envelope_of(bytes, deep, max_depth, &twice)?;
+    let seen = Seen::default();
+    let envelope = envelope_of(bytes, deep, max_depth, &seen)?;
     let id = envelope.id.map(read_id);
     let echo = match &id {
         Some(Id::Valid(id)) => Some(id.to_json()),
@@ -296,7 +296,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
     if !envelope.version_2_0 {
         return Err(not_json_rpc(echo, "`jsonrpc` must be \"2.0\""));
     }
-    if let Some(name) = twice.0.into_inner() {
+    if let Some(name) = seen.twice.into_inner() {
         return Err(not_json_rpc(
             echo,
             &format!(
@@ -385,24 +385,30 @@ fn envelope_of<'de>(
     bytes: &'de [u8],
     deep: bool,
     max_depth: usize,
-    twice: &Twice,
+    seen: &Seen,
 ) -> Result<Envelope<'de>, Refused> {
     let mut parser = serde_json::Deserializer::from_slice(bytes);
-    let parsed = EnvelopeSeed(twice)
+    let parsed = EnvelopeSeed(seen)
         .deserialize(&mut parser)
         .and_then(|envelope| parser.end().map(|()| envelope));
+    let not_json = |why: &dyn fmt::Display| {
+        Refused::new(
+            PARSE_ERROR,
+            format!(
+                "Parse error: the message is not JSON ({why}); send one JSON-RPC object per message"
+            ),
+            None,
+        )
+    };
     match parsed {
         Ok(envelope) => Ok(envelope),
         // Nested beyond serde_json's own limit, which the depth check words.
         Err(_) if deep => Err(too_deep(None, max_depth)),
-        Err(error) if error.is_syntax() || error.is_eof() => Err(Refused::new(
-            PARSE_ERROR,
-            format!(
-                "Parse error: the message is not JSON ({error}); send one JSON-RPC object per message"
-            ),
-            None,
-        )),
-        Err(_) => Err(not_json_rpc(None, "it is not a JSON object")),
+        Err(error) if error.is_syntax() || error.is_eof() => Err(not_json(&error)),
+        Err(_) => match seen.unreadable.take() {
+            Some(why) => Err(not_json(&why)),
+            None => Err(not_json_rpc(None, "it is not a JSON object")),
+        },
     }
 }
 
@@ -535,14 +541,22 @@ pub(crate) fn nesting_depth(bytes: &[u8]) -> usize {
     deepest
 }
 
-/// The first member name found twice in one object, anywhere in the
-/// message; every level of the parse records into the same one.
+/// What the walk of a message found that its parse does not refuse by
+/// itself; every level of the parse records into the same one.
 #[derive(Default)]
-struct Twice(RefCell<Option<String>>);
+struct Seen {
+    /// The first member name found twice in one object, anywhere.
+    twice: RefCell<Option<String>>,
+    /// Why a value taken whole as its text ([`walk_text`]) could not be
+    /// read: serde_json takes such a value in without decoding its
+    /// strings, and a lone surrogate (`"\ud800"`) is refused only when
+    /// the value is read, so the message is still not JSON it can read.
+    unreadable: RefCell<Option<String>>,
+}
 
-impl Twice {
+impl Seen {
     fn found(&self, name: &str) {
-        let mut first = self.0.borrow_mut();
+        let mut first = self.twice.borrow_mut();
         if first.is_none() {
             *first = Some(name.to_owned());
         }
@@ -561,15 +575,15 @@ struct Members<'de> {
 const FEW_MEMBERS: usize = 16;
 
 impl<'de> Members<'de> {
-    /// Records `name`; tells `twice` if it was seen before.
-    fn add(&mut self, name: Cow<'de, str>, twice: &Twice) {
-        let seen = if self.many.is_empty() {
+    /// Records `name`; tells `seen` if it was recorded before.
+    fn add(&mut self, name: Cow<'de, str>, seen: &Seen) {
+        let before = if self.many.is_empty() {
             self.few.contains(&name)
         } else {
             self.many.contains(&name)
         };
-        if seen {
-            twice.found(&name);
+        if before {
+            seen.found(&name);
         } else if self.many.is_empty() {
             self.few.push(name);
             if self.few.len() > FEW_MEMBERS {
@@ -616,7 +630,7 @@ impl<'de> de::Deserialize<'de> for Name<'de> {
 /// Any JSON value, read for its shape and for the member names of every
 /// object in it, keeping nothing.
 #[derive(Clone, Copy)]
-struct Walk<'t>(&'t Twice);
+struct Walk<'t>(&'t Seen);
 
 impl<'de> DeserializeSeed<'de> for Walk<'_> {
     type Value = Shape;
@@ -664,7 +678,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
 
 /// A member whose text matters when it is a string (`jsonrpc`, `method`,
 /// a call's `name`); any other value is walked like the rest.
-struct Text<'t>(&'t Twice);
+struct Text<'t>(&'t Seen);
 
 impl<'de> DeserializeSeed<'de> for Text<'_> {
     type Value = Option<Cow<'de, str>>;
@@ -734,7 +748,7 @@ struct Params<'de> {
 /// Reads `params`; `call`: as a call's, unless the message's method was
 /// seen to be another.
 struct ParamsSeed<'t> {
-    twice: &'t Twice,
+    seen: &'t Seen,
     call: bool,
 }
 
@@ -754,7 +768,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_> {
         f.write_str("any JSON value")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params<'de>, A::Error> {
-        let twice = self.twice;
+        let seen = self.seen;
         let mut params = Params {
             object: true,
             ..Params::default()
@@ -764,37 +778,35 @@ impl<'de> Visitor<'de> for ParamsSeed<'_> {
             match name.as_ref() {
                 "name" => {
                     params.name = map
-                        .next_value_seed(Text(twice))?
+                        .next_value_seed(Text(seen))?
                         .filter(|name| name.len() <= MAX_TOOL_NAME_BYTES)
                         .map(|name| name.into());
                 }
                 "protocolVersion" => {
                     params.protocol_version = map
-                        .next_value_seed(Text(twice))?
+                        .next_value_seed(Text(seen))?
                         .filter(|version| version.len() <= MAX_TOOL_NAME_BYTES)
                         .map(|version| version.into());
                 }
                 "requestId" => params.request_id = Some(read_id(map.next_value()?)),
-                "inputResponses" => {
-                    params.input_responses = Some(map.next_value_seed(Walk(twice))?)
-                }
-                "requestState" => params.request_state = Some(map.next_value_seed(Walk(twice))?),
+                "inputResponses" => params.input_responses = Some(map.next_value_seed(Walk(seen))?),
+                "requestState" => params.request_state = Some(map.next_value_seed(Walk(seen))?),
                 "arguments" if self.call => {
                     let raw: &'de RawValue = map.next_value()?;
-                    walk_text(raw, twice)?;
+                    walk_text(raw, "arguments", seen)?;
                     params.arguments = Some(raw);
                 }
-                "_meta" if self.call => params.meta = Some(map.next_value_seed(MetaSeed(twice))?),
+                "_meta" if self.call => params.meta = Some(map.next_value_seed(MetaSeed(seen))?),
                 _ => {
-                    map.next_value_seed(Walk(twice))?;
+                    map.next_value_seed(Walk(seen))?;
                 }
             }
-            members.add(name, twice);
+            members.add(name, seen);
         }
         Ok(params)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Params<'de>, A::Error> {
-        Walk(self.twice).visit_seq(seq).map(|_| Params::default())
+        Walk(self.seen).visit_seq(seq).map(|_| Params::default())
     }
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Params<'de>, E> {
         Ok(Params::default())
@@ -820,13 +832,19 @@ impl<'de> Visitor<'de> for ParamsSeed<'_> {
 /// object in it. A value a call's params keep is taken as text, so that it
 /// is built afterwards exactly as rmcp builds it (serde_json's own `Value`,
 /// with whatever features the program enabled), and walked here like the
-/// rest of the message.
-fn walk_text<E: de::Error>(raw: &RawValue, twice: &Twice) -> Result<(), E> {
+/// rest of the message; what stops the walk is recorded in `seen`, for the
+/// refusal to say (its place counted within the member named `member`).
+fn walk_text<E: de::Error>(raw: &RawValue, member: &str, seen: &Seen) -> Result<(), E> {
     let mut parser = serde_json::Deserializer::from_str(raw.get());
-    Walk(twice)
+    Walk(seen)
         .deserialize(&mut parser)
         .map(|_| ())
-        .map_err(E::custom)
+        .map_err(|error| {
+            let why = format!("{error} of `{}`", crate::rules::quote::text(member));
+            let refusal = E::custom(&why);
+            seen.unreadable.borrow_mut().get_or_insert(why);
+            refusal
+        })
 }
 
 /// A call's `_meta` as rmcp reads it.
@@ -841,7 +859,7 @@ enum MetaMember {
 
 /// Reads a call's `_meta`: the members the era rule reads, each taken as
 /// its text and walked, then recorded ([`Meta::record`]); the rest walked.
-struct MetaSeed<'t>(&'t Twice);
+struct MetaSeed<'t>(&'t Seen);
 
 impl<'de> DeserializeSeed<'de> for MetaSeed<'_> {
     type Value = MetaMember;
@@ -859,21 +877,21 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
         f.write_str("any JSON value")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaMember, A::Error> {
-        let twice = self.0;
+        let seen = self.0;
         let mut meta = Meta::default();
         let mut members = Members::default();
         while let Some(Name(name)) = map.next_key()? {
             match MetaKey::of(&name) {
                 Some(key) => {
                     let raw: &'de RawValue = map.next_value()?;
-                    walk_text(raw, twice)?;
+                    walk_text(raw, &name, seen)?;
                     meta.record(key, raw.get());
                 }
                 None => {
-                    map.next_value_seed(Walk(twice))?;
+                    map.next_value_seed(Walk(seen))?;
                 }
             }
-            members.add(name, twice);
+            members.add(name, seen);
         }
         Ok(MetaMember::Object(meta))
     }
@@ -912,7 +930,7 @@ struct Envelope<'de> {
     has_result_or_error: bool,
 }
 
-struct EnvelopeSeed<'t>(&'t Twice);
+struct EnvelopeSeed<'t>(&'t Seen);
 
 impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_> {
     type Value = Envelope<'de>;
@@ -930,7 +948,7 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
         f.write_str("a JSON-RPC object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
-        let twice = self.0;
+        let seen = self.0;
         let mut envelope = Envelope {
             version_2_0: false,
             id: None,
@@ -943,28 +961,28 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
             match name.as_ref() {
                 "jsonrpc" => {
                     envelope.version_2_0 =
-                        map.next_value_seed(Text(twice))?.as_deref() == Some("2.0");
+                        map.next_value_seed(Text(seen))?.as_deref() == Some("2.0");
                 }
                 "id" => envelope.id = Some(map.next_value()?),
                 "method" => {
                     envelope.method =
-                        Some(map.next_value_seed(Text(twice))?.map(|m| Method::of(&m)));
+                        Some(map.next_value_seed(Text(seen))?.map(|m| Method::of(&m)));
                 }
                 "params" => {
                     // A call's params are read for the shortcut; another
                     // method's only walked.
                     let call = matches!(envelope.method, None | Some(Some(Method::ToolsCall)));
-                    envelope.params = Some(map.next_value_seed(ParamsSeed { twice, call })?);
+                    envelope.params = Some(map.next_value_seed(ParamsSeed { seen, call })?);
                 }
                 "result" | "error" => {
-                    map.next_value_seed(Walk(twice))?;
+                    map.next_value_seed(Walk(seen))?;
                     envelope.has_result_or_error = true;
                 }
                 _ => {
-                    map.next_value_seed(Walk(twice))?;
+                    map.next_value_seed(Walk(seen))?;
                 }
             }
-            members.add(name, twice);
+            members.add(name, seen);
         }
         Ok(envelope)
     }
@@ -1013,6 +1031,35 @@ mod tests {
             PARSE_ERROR,
             "trailing text"
         );
+    }
+
+    #[test]
+    fn a_string_serde_json_cannot_read_is_a_parse_error_wherever_it_lies() {
+        // serde_json takes a call's arguments and `_meta` members in whole,
+        // without decoding their strings, and refuses a lone surrogate only
+        // when it reads them: the refusal must still say the text is not
+        // JSON, as it does elsewhere in the message.
+        let meta = |version: &str| {
+            format!(
+                r#"{{"io.modelcontextprotocol/protocolVersion":{version},"io.modelcontextprotocol/clientCapabilities":{{}}}}"#
+            )
+        };
+        for params in [
+            r#"{"name":"x","arguments":{"a":"\ud800"}}"#.to_owned(),
+            r#"{"name":"x","arguments":{"\ud800":1}}"#.to_owned(),
+            format!(r#"{{"name":"x","_meta":{}}}"#, meta(r#""\ud800""#)),
+            r#"{"name":"x","other":"\ud800"}"#.to_owned(),
+        ] {
+            let text =
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
+            let refusal = refused(&text);
+            assert_eq!(refusal.code, PARSE_ERROR, "{text}: {}", refusal.message);
+            assert!(
+                refusal.message.contains("hex escape"),
+                "{text}: {}",
+                refusal.message
+            );
+        }
     }
 
     #[test]
