@@ -536,9 +536,8 @@ where
         return response;
     }
     if let (Some(shortcut), Some(tool), Some(id)) = (&shared.shortcut, &passed.tool, &passed.id)
-        && passed.call.is_some()
-        && let Some(version) = stateless(&parts.headers, &shared.hosts, Stateless::Call(tool))
         && let Some(call) = passed.call.take()
+        && let Some(version) = stateless(&parts.headers, &shared.hosts, Stateless::Call(tool))
     {
         let caller = caller
             .clone()
