@@ -166,6 +166,50 @@ async fn a_notification_before_the_first_request_does_not_end_the_session() {
     assert_eq!(answer["result"], json!({}));
 }
 
+/// Messages with a readable id that are no JSON-RPC message rmcp reads: a
+/// request that is also a response, a response with both members, one
+/// whose id cannot name a request, an error rmcp cannot read.
+const NEITHER: [&str; 8] = [
+    r#"{"jsonrpc":"2.0","id":ID,"method":"ping","result":{}}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"method":"ping","error":{"code":1,"message":"m"}}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"method":"tools/list","params":{},"r\u0065sult":{}}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"items_list","arguments":{}},"error":null}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"result":{},"error":{"code":1,"message":"m"}}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"error":{"code":"x","message":"m"}}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"error":{"code":1}}"#,
+    r#"{"jsonrpc":"2.0","id":ID,"error":{"code":4294967296,"message":"m"}}"#,
+];
+
+#[tokio::test]
+async fn a_message_that_is_a_request_and_a_response_at_once_is_refused_and_holds_no_place_in_flight()
+ {
+    let mut pipe = Pipe::start(server().max_in_flight(4));
+    pipe.open().await;
+    for round in 0..2 {
+        for (n, shape) in NEITHER.iter().enumerate() {
+            let id = 100 * round + n as i64 + 10;
+            let answer = pipe.ask(&shape.replace("ID", &id.to_string())).await;
+            assert_eq!(
+                (code(&answer), &answer["id"]),
+                (-32600, &json!(id)),
+                "{shape}: {answer}"
+            );
+            assert!(
+                answer["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not a JSON-RPC 2.0 message"),
+                "{answer}"
+            );
+        }
+    }
+    // Sixteen refused with four places in flight: none took one.
+    let answer = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        .await;
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+}
+
 #[tokio::test]
 async fn the_end_of_the_input_ends_serving_after_every_answer_is_written() {
     let mut pipe = Pipe::start(server());

@@ -80,7 +80,8 @@ impl Provider<Shelf> for Work {
 }
 
 /// A raw 2026-07-28 client; each request names its caller in `_meta`
-/// (`test/subject`), which the server takes as the token subject.
+/// (`test/subject`), which the server takes as the token subject; a
+/// request of the caller `""` names none, as a request without a token.
 struct Client(Raw);
 
 fn serve(limits: TaskLimits) -> Client {
@@ -106,7 +107,10 @@ impl Client {
         } else {
             json!({"elicitation": {}})
         };
-        let meta = json!({"test/subject": who});
+        let meta = match who {
+            "" => json!({}),
+            who => json!({"test/subject": who}),
+        };
         self.0.send_meta(method, params, capabilities, meta).await
     }
 
@@ -289,6 +293,89 @@ async fn a_caller_at_its_limit_is_answered_as_an_ordinary_call() {
         .await;
     task_id(&other);
     client.task("ann", "tasks/cancel", &first).await;
+}
+
+#[tokio::test]
+async fn callers_without_a_token_are_bound_by_the_limit_on_all_tasks_not_by_one_callers() {
+    let mut client = serve(TaskLimits {
+        per_caller: 2,
+        total: 4,
+        ..TaskLimits::default()
+    });
+    let slow = json!({"ms": 5000});
+    let mut started = Vec::new();
+    // Whoever sends these, they cannot be told apart: two places of one
+    // caller's would lock out every other tokenless client.
+    for _ in 0..3 {
+        started.push(task_id(
+            &client
+                .call("", true, "items_work_slowly", slow.clone())
+                .await,
+        ));
+    }
+    started.push(task_id(
+        &client
+            .call("ann", true, "items_work_slowly", slow.clone())
+            .await,
+    ));
+    let over = client
+        .call("", true, "items_work_slowly", json!({"ms": 30}))
+        .await;
+    assert_eq!(
+        over["result"]["resultType"], "complete",
+        "all four places taken: {over}"
+    );
+    for id in &started[..3] {
+        assert_eq!(
+            client.task("", "tasks/cancel", id).await["result"]["resultType"],
+            "complete"
+        );
+    }
+    client.task("ann", "tasks/cancel", &started[3]).await;
+}
+
+#[tokio::test]
+async fn one_callers_task_results_leave_room_for_another_callers() {
+    let mut client = serve(TaskLimits {
+        result_bytes: 4096,
+        result_bytes_per_caller: 1024,
+        ..TaskLimits::default()
+    });
+    let finished = |answer: &Value| {
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let mut refused = None;
+    for _ in 0..20 {
+        let id = task_id(
+            &client
+                .call("ann", true, "items_work_slowly", json!({"ms": 20}))
+                .await,
+        );
+        let done = client.poll_until("ann", &id, "completed").await;
+        if done["result"]["isError"] == true {
+            refused = Some(finished(&done));
+            break;
+        }
+    }
+    let refused = refused.expect("ann's results reach her share of 1024 bytes");
+    assert!(
+        refused.contains("at most 1024 bytes of task results for one caller"),
+        "{refused}"
+    );
+    let id = task_id(
+        &client
+            .call("bob", true, "items_work_slowly", json!({"ms": 20}))
+            .await,
+    );
+    let done = client.poll_until("bob", &id, "completed").await;
+    assert_eq!(
+        finished(&done),
+        "worked 20 ms",
+        "bob's result is kept: {done}"
+    );
 }
 
 #[tokio::test]

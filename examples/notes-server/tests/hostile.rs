@@ -996,8 +996,9 @@ fn only_the_mcp_path_is_served_and_two_host_headers_are_refused() {
     headers.push(("Host", &host));
     let twice = post(server.port, &headers, body.as_bytes());
     assert_eq!(twice.status, 400, "{}", twice.body);
+    assert_eq!(twice.json()["error"]["code"], -32020, "{}", twice.body);
     assert!(
-        twice.body.contains("more than one Host header"),
+        twice.body.contains("more than one `host` header"),
         "{}",
         twice.body
     );

@@ -37,7 +37,7 @@ use crate::mcp::shortcut::{Shortcut, Shortcuts};
 use crate::mcp::tasks::{self, TaskChannel};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{Dispatched, Entry, Registry};
-use crate::registry::tasks::{Ending, Reservation, TaskHome, TaskLimits, Tasks};
+use crate::registry::tasks::{Ending, Owner, Reservation, TaskHome, TaskLimits, Tasks};
 use crate::rules::param_headers;
 use crate::rules::quote;
 use crate::rules::task::TaskSupport;
@@ -915,12 +915,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Who owns the tasks a caller creates: the token's subject, else the
     /// `initialize`-era session; a caller with neither on 2026-07-28 holds
-    /// its tasks by their unguessable ids alone.
-    fn task_owner(&self, caller: &Caller, context: &RequestContext<RoleServer>) -> String {
+    /// its tasks by their unguessable ids alone, and is bound only by the
+    /// limits on all tasks ([`Owner`]).
+    fn task_owner(&self, caller: &Caller, context: &RequestContext<RoleServer>) -> Owner {
         match (&caller.identity().subject, era_of(context)) {
-            (Some(subject), _) => format!("subject:{subject}"),
-            (None, Era::Legacy) => format!("session:{}", self.session.id()),
-            (None, Era::Current) => "anonymous".to_owned(),
+            (Some(subject), _) => Owner::named(format!("subject:{subject}")),
+            (None, Era::Legacy) => Owner::named(format!("session:{}", self.session.id())),
+            (None, Era::Current) => Owner::anonymous(),
         }
     }
 
@@ -1408,7 +1409,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let owner = self.task_owner(&self.caller_of(&context), &context);
         let view = self
             .tasks
-            .get(&owner, &request.task_id)
+            .get(&owner.name, &request.task_id)
             .await
             .map_err(Self::task_refused)?;
         Ok(GetTaskResult::new(tasks::detailed(view)?))
@@ -1426,7 +1427,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect();
         self.tasks
-            .update(&owner, &request.task_id, responses)
+            .update(&owner.name, &request.task_id, responses)
             .await
             .map_err(Self::task_refused)
     }
@@ -1438,7 +1439,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     ) -> Result<(), ErrorData> {
         let owner = self.task_owner(&self.caller_of(&context), &context);
         self.tasks
-            .cancel(&owner, &request.task_id)
+            .cancel(&owner.name, &request.task_id)
             .await
             .map_err(Self::task_refused)
     }

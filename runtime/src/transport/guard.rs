@@ -225,6 +225,24 @@ pub(crate) fn over_session_limit(id: Option<&RequestId>, max: usize) -> Refused 
     )
 }
 
+/// JSON-RPC's error of MCP's HTTP transport for headers that do not agree
+/// with the request ("Header mismatch").
+#[cfg(feature = "http")]
+pub(crate) const HEADER_MISMATCH: i64 = -32020;
+
+/// The refusal of a request with more than one `header` header, which
+/// decides how it is treated and so must come once.
+#[cfg(feature = "http")]
+pub(crate) fn header_repeated(header: &str) -> Refused {
+    Refused::new(
+        HEADER_MISMATCH,
+        format!(
+            "Header mismatch: the request has more than one `{header}` header, and readers disagree on which one counts; send it once"
+        ),
+        None,
+    )
+}
+
 /// The refusal of a request whose id is the id of another request still in
 /// progress: the two answers could not be told apart.
 pub(crate) fn id_in_use(id: &RequestId) -> Refused {
@@ -305,22 +323,23 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
             ),
         ));
     }
-    let Some(method) = envelope.method else {
-        return match envelope.has_result_or_error {
-            true => Ok(Passed {
-                kind: Kind::Response,
-                method: Method::Other,
-                id: None,
-                tool: None,
-                cancels: None,
-                version: None,
-                call: None,
-            }),
-            false => Err(not_json_rpc(
-                echo,
-                "it has neither `method` (a request or notification) nor `result` or `error` (a response)",
-            )),
-        };
+    let method = match classify(&envelope) {
+        Err(why) => return Err(not_json_rpc(echo, why)),
+        Ok(Kind::Response) => {
+            return match response_fault(&envelope, id.as_ref()) {
+                Some(why) => Err(not_json_rpc(echo, why)),
+                None => Ok(Passed {
+                    kind: Kind::Response,
+                    method: Method::Other,
+                    id: None,
+                    tool: None,
+                    cancels: None,
+                    version: None,
+                    call: None,
+                }),
+            };
+        }
+        Ok(Kind::Request | Kind::Notification) => envelope.method.flatten(),
     };
     let Some(method) = method else {
         return Err(not_json_rpc(echo, "`method` must be a string"));
@@ -343,7 +362,7 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
                 "`id` must be a string or an integer between -2^63 and 2^63-1",
             ));
         }
-        Some(Id::Unknown) => return Err(refuse("`id` must be a string or an integer")),
+        Some(Id::Unknown | Id::Null) => return Err(refuse("`id` must be a string or an integer")),
         Some(Id::TooLong) => {
             return Err(refuse(&format!(
                 "`id` is longer than {MAX_ID_BYTES} bytes; use a shorter id"
@@ -377,6 +396,51 @@ pub(crate) fn inspect(bytes: &[u8], max_depth: usize) -> Result<Passed, Refused>
             .then_some(params.protocol_version)
             .flatten(),
     })
+}
+
+/// What a message is by the members it has, as rmcp tells it (and so as
+/// it will treat the message once the guard lets it through): `method` and
+/// `id` a request, `method` alone a notification, `result` or `error`
+/// without `method` a response. Anything else is no JSON-RPC message, and
+/// the reason is the refusal's.
+fn classify(envelope: &Envelope<'_>) -> Result<Kind, &'static str> {
+    let method = envelope.method.is_some();
+    let (result, error) = (envelope.result, envelope.error.is_some());
+    match (method, envelope.id.is_some(), result, error) {
+        (true, true, false, false) => Ok(Kind::Request),
+        (true, false, false, false) => Ok(Kind::Notification),
+        (false, _, true, false) | (false, _, false, true) => Ok(Kind::Response),
+        (true, ..) => Err(
+            "it has `method` (a request or notification) and also `result` or `error` (a response); send one kind of message",
+        ),
+        (false, _, true, true) => Err("a response has `result` or `error`, not both"),
+        (false, _, false, false) => Err(
+            "it has neither `method` (a request or notification) nor `result` or `error` (a response)",
+        ),
+    }
+}
+
+/// Why a response cannot be read as one, if it cannot: a result answers
+/// the request its `id` names, which must be one MCP allows; an error's
+/// `id` may be left out or `null` (the request's could not be read), and
+/// the error is an object with an integer `code` and a string `message`.
+fn response_fault(envelope: &Envelope<'_>, id: Option<&Id>) -> Option<&'static str> {
+    let id_fits = match id {
+        Some(Id::Valid(_)) => true,
+        Some(Id::Null) | None => envelope.error.is_some(),
+        Some(_) => false,
+    };
+    if !id_fits {
+        return Some(
+            "a response's `id` must be the string or integer id of the request it answers",
+        );
+    }
+    match envelope.error {
+        Some(false) => Some(
+            "`error` must be an object with an integer `code` (from -2^31 to 2^31-1) and a string `message`",
+        ),
+        _ => None,
+    }
 }
 
 /// The message's envelope, or the refusal of bytes that are not one JSON
@@ -483,7 +547,9 @@ enum Id {
     Unusable(String),
     /// A string longer than [`MAX_ID_BYTES`]: refused without an echo.
     TooLong,
-    /// `null`, a boolean, an array or an object: nothing to echo.
+    /// `null`: no id (which only an error may have).
+    Null,
+    /// A boolean, an array or an object: nothing to echo.
     Unknown,
 }
 
@@ -494,6 +560,7 @@ fn read_id(raw: &RawValue) -> Id {
         Some(b'"') => serde_json::from_str::<String>(text)
             .map(|s| Id::Valid(RequestId::String(s.into())))
             .unwrap_or(Id::Unknown),
+        Some(b'n') => Id::Null,
         Some(b'-' | b'0'..=b'9') if text.len() > MAX_ID_BYTES => Id::TooLong,
         Some(b'-' | b'0'..=b'9') => match text.parse::<i64>() {
             Ok(n) => Id::Valid(RequestId::Number(n)),
@@ -927,7 +994,20 @@ struct Envelope<'de> {
     /// `Some(None)` for a `method` that is not a string.
     method: Option<Option<Method>>,
     params: Option<Params<'de>>,
-    has_result_or_error: bool,
+    /// A `result` member, whatever its value.
+    result: bool,
+    /// An `error` member, and whether it is an error object rmcp reads.
+    error: Option<bool>,
+}
+
+/// What of an error object rmcp requires: an `i32` code and a message
+/// (any other member, `data` included, is its sender's).
+#[derive(serde::Deserialize)]
+struct ErrorObject<'a> {
+    #[serde(rename = "code")]
+    _code: i32,
+    #[serde(borrow, rename = "message")]
+    _message: Cow<'a, str>,
 }
 
 struct EnvelopeSeed<'t>(&'t Seen);
@@ -954,7 +1034,8 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
             id: None,
             method: None,
             params: None,
-            has_result_or_error: false,
+            result: false,
+            error: None,
         };
         let mut members = Members::default();
         while let Some(Name(name)) = map.next_key()? {
@@ -974,9 +1055,15 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
                     let call = matches!(envelope.method, None | Some(Some(Method::ToolsCall)));
                     envelope.params = Some(map.next_value_seed(ParamsSeed { seen, call })?);
                 }
-                "result" | "error" => {
+                "result" => {
                     map.next_value_seed(Walk(seen))?;
-                    envelope.has_result_or_error = true;
+                    envelope.result = true;
+                }
+                "error" => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    walk_text(raw, "error", seen)?;
+                    envelope.error =
+                        Some(serde_json::from_str::<ErrorObject<'_>>(raw.get()).is_ok());
                 }
                 _ => {
                     map.next_value_seed(Walk(seen))?;
@@ -1434,5 +1521,92 @@ mod properties {
             prop_assert_eq!(refusal.id.as_deref(), Some(r#""d""#));
             prop_assert!(refusal.message.contains("`dup` appears twice"), "{}", refusal.message);
         }
+
+        #[test]
+        fn the_guard_admits_only_what_rmcp_reads_as_the_same_kind_of_message(
+            members in message_members(),
+        ) {
+            let text = format!("{{{}}}", members.join(","));
+            let read = serde_json::from_str::<rmcp::model::ClientJsonRpcMessage>(&text);
+            if let Ok(passed) = inspect(text.as_bytes(), 64) {
+                use rmcp::model::JsonRpcMessage as M;
+                let Ok(message) = read else {
+                    return Err(TestCaseError::fail(format!("the guard let through what rmcp refuses: {text}")));
+                };
+                match (passed.kind, message) {
+                    (Kind::Request, M::Request(request)) => {
+                        prop_assert_eq!(passed.id.map(|id| id.to_rmcp()), Some(request.id), "{}", text);
+                    }
+                    (Kind::Notification, M::Notification(_)) | (Kind::Response, M::Response(_) | M::Error(_)) => {}
+                    (kind, message) => {
+                        return Err(TestCaseError::fail(format!("{text}: the guard saw a {kind:?}, rmcp {message:?}")));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The members of a JSON-RPC message, as text, in any order: each
+    /// member rmcp tells messages apart by, left out, written once or
+    /// (rarely) twice, with values rmcp reads and values it refuses, its
+    /// name sometimes written with an escape.
+    fn message_members() -> impl Strategy<Value = Vec<String>> {
+        const JSONRPC: &[&str] = &[r#""2.0""#, r#""2.0""#, r#""2.0""#, r#""1.0""#, "2"];
+        const ID: &[&str] = &[
+            "1",
+            r#""a""#,
+            "null",
+            "1.5",
+            "1.0",
+            "true",
+            "9223372036854775808",
+            "{}",
+        ];
+        const METHOD: &[&str] = &[
+            r#""ping""#,
+            r#""tools/call""#,
+            r#""tools/list""#,
+            r#""notifications/cancelled""#,
+            "5",
+            "null",
+        ];
+        const RESULT: &[&str] = &["{}", "null", "5", r#""x""#, r#"{"tools":[]}"#];
+        const ERROR: &[&str] = &[
+            r#"{"code":-32600,"message":"m"}"#,
+            r#"{"code":-1,"message":"m","data":[1]}"#,
+            r#"{"code":1.5,"message":"m"}"#,
+            r#"{"code":-32600}"#,
+            r#"{"message":"m"}"#,
+            r#"{"code":99999999999,"message":"m"}"#,
+            r#"{"code":-32600,"message":5}"#,
+            "5",
+            "null",
+        ];
+        const PARAMS: &[&str] = &["{}", r#"{"name":"x","arguments":{}}"#, "[1]", "5", "null"];
+        let member = |name: &'static str, values: &'static [&'static str]| {
+            let written = (proptest::sample::select(values), any::<bool>()).prop_map(
+                move |(value, escaped)| {
+                    let name = match escaped {
+                        true => format!("\\u{:04x}{}", name.as_bytes()[0], &name[1..]),
+                        false => name.to_owned(),
+                    };
+                    format!(r#""{name}":{value}"#)
+                },
+            );
+            prop_oneof![
+                4 => Just(Vec::new()),
+                5 => written.clone().prop_map(|member| vec![member]),
+                1 => (written.clone(), written).prop_map(|(a, b)| vec![a, b]),
+            ]
+        };
+        (
+            member("jsonrpc", JSONRPC),
+            member("id", ID),
+            member("method", METHOD),
+            member("result", RESULT),
+            member("error", ERROR),
+            member("params", PARAMS),
+        )
+            .prop_flat_map(|(a, b, c, d, e, f)| Just([a, b, c, d, e, f].concat()).prop_shuffle())
     }
 }

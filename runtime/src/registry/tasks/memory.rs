@@ -1,6 +1,8 @@
 //! Tasks kept in the server's memory: the default, for one process.
 
-use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered};
+use super::{
+    Budget, Ending, Owner, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered,
+};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -9,7 +11,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 struct Cell {
-    owner: String,
+    owner: Owner,
     created: SystemTime,
     cancel: CancellationToken,
     changed: Notify,
@@ -36,8 +38,46 @@ pub(crate) struct TaskBoard {
     cells: Mutex<HashMap<String, Arc<Cell>>>,
     /// Places reserved and not yet used, per caller: each counts as a task.
     reserved: Mutex<HashMap<String, usize>>,
-    /// The bytes of every result kept, within [`TaskLimits::result_bytes`].
-    kept: Mutex<usize>,
+    /// The bytes of results kept, in all and per counted caller.
+    kept: Mutex<Kept>,
+}
+
+/// The bytes of results kept: in all, within [`TaskLimits::result_bytes`],
+/// and per caller the limits count, within
+/// [`TaskLimits::result_bytes_per_caller`].
+#[derive(Default)]
+struct Kept {
+    all: usize,
+    by_caller: HashMap<String, usize>,
+}
+
+impl Kept {
+    /// The budget `bytes` more of `owner`'s would exceed, if any.
+    fn exceeded(&self, limits: &TaskLimits, owner: &Owner, bytes: usize) -> Option<Budget> {
+        if self.all + bytes > limits.result_bytes {
+            return Some(Budget::All(limits.result_bytes));
+        }
+        let caller = self.by_caller.get(&owner.name).copied().unwrap_or(0);
+        (owner.counted && caller + bytes > limits.result_bytes_per_caller)
+            .then_some(Budget::PerCaller(limits.result_bytes_per_caller))
+    }
+
+    fn add(&mut self, owner: &Owner, bytes: usize) {
+        self.all += bytes;
+        if owner.counted {
+            *self.by_caller.entry(owner.name.clone()).or_insert(0) += bytes;
+        }
+    }
+
+    fn remove(&mut self, owner: &Owner, bytes: usize) {
+        self.all -= bytes;
+        if let Some(caller) = self.by_caller.get_mut(&owner.name) {
+            *caller -= bytes;
+            if *caller == 0 {
+                self.by_caller.remove(&owner.name);
+            }
+        }
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -51,7 +91,7 @@ impl TaskBoard {
             limits,
             cells: Mutex::new(HashMap::new()),
             reserved: Mutex::new(HashMap::new()),
-            kept: Mutex::new(0),
+            kept: Mutex::default(),
         }
     }
 
@@ -74,29 +114,32 @@ impl TaskBoard {
             if !alive {
                 cell.cancel.cancel();
                 let kept = lock(&cell.state).kept;
-                *lock(&self.kept) -= kept;
+                lock(&self.kept).remove(&cell.owner, kept);
             }
             alive
         });
     }
 
     /// A place for a task of `owner`, if the limits leave one.
-    pub(crate) fn reserve(self: &Arc<TaskBoard>, owner: &str) -> Option<Reservation> {
+    pub(crate) fn reserve(self: &Arc<TaskBoard>, owner: &Owner) -> Option<Reservation> {
         let mut cells = lock(&self.cells);
         self.sweep(&mut cells, SystemTime::now());
         let mut reserved = lock(&self.reserved);
         let pending_all: usize = reserved.values().sum();
-        let kept = cells.values().filter(|c| c.owner == owner).count();
-        let pending = reserved.get(owner).copied().unwrap_or(0);
-        if kept + pending >= self.limits.per_caller
-            || cells.len() + pending_all >= self.limits.total
-        {
+        if cells.len() + pending_all >= self.limits.total {
             return None;
         }
+        if owner.counted {
+            let kept = cells.values().filter(|c| c.owner == *owner).count();
+            let pending = reserved.get(&owner.name).copied().unwrap_or(0);
+            if kept + pending >= self.limits.per_caller {
+                return None;
+            }
+        }
         let id = new_id()?;
-        *reserved.entry(owner.to_owned()).or_insert(0) += 1;
+        *reserved.entry(owner.name.clone()).or_insert(0) += 1;
         let board = self.clone();
-        let releasing = owner.to_owned();
+        let releasing = owner.name.clone();
         Some(Reservation::new(
             owner,
             id,
@@ -133,7 +176,7 @@ impl TaskBoard {
         cells.insert(id, cell);
         drop(cells);
         reservation.take();
-        self.release(&reservation.owner);
+        self.release(&reservation.owner.name);
         view
     }
 
@@ -154,7 +197,7 @@ impl TaskBoard {
         self.sweep(&mut cells, SystemTime::now());
         cells
             .get(id)
-            .filter(|cell| cell.owner == owner)
+            .filter(|cell| cell.owner.name == owner)
             .cloned()
             .ok_or_else(|| TaskRefusal::Unknown(id.to_owned()))
     }
@@ -284,18 +327,21 @@ impl TaskBoard {
             Some(Ending::Completed(result)) => {
                 let bytes = Value::Object(result.clone()).to_string().len();
                 let mut kept = lock(&self.kept);
-                if *kept + bytes > self.limits.result_bytes {
-                    tracing::warn!(
-                        task = id,
-                        bytes,
-                        result_bytes = self.limits.result_bytes,
-                        "a task's result was not kept: the results kept would exceed the limit"
-                    );
-                    Status::Completed(super::unkept(bytes, self.limits.result_bytes))
-                } else {
-                    *kept += bytes;
-                    state.kept = bytes;
-                    Status::Completed(result)
+                match kept.exceeded(&self.limits, &cell.owner, bytes) {
+                    Some(budget) => {
+                        tracing::warn!(
+                            task = id,
+                            bytes,
+                            ?budget,
+                            "a task's result was not kept: the results kept would exceed the limit"
+                        );
+                        Status::Completed(super::unkept(bytes, budget))
+                    }
+                    None => {
+                        kept.add(&cell.owner, bytes);
+                        state.kept = bytes;
+                        Status::Completed(result)
+                    }
                 }
             }
             Some(Ending::Failed(error)) => Status::Failed(error),
@@ -315,10 +361,18 @@ mod tests {
         Arc::new(TaskBoard::new(limits))
     }
 
+    fn named(name: &str) -> Owner {
+        Owner::named(name.to_owned())
+    }
+
+    fn text(result: &Map<String, Value>) -> &str {
+        result["content"][0]["text"].as_str().unwrap()
+    }
+
     #[test]
     fn a_task_is_unknown_to_every_caller_but_its_own() {
         let board = board(TaskLimits::default());
-        let place = board.reserve("alice").unwrap();
+        let place = board.reserve(&named("alice")).unwrap();
         let task = board.create(place, CancellationToken::new());
         assert_eq!(task.id.len(), 32);
         assert_eq!(
@@ -339,20 +393,36 @@ mod tests {
             per_caller: 2,
             ..TaskLimits::default()
         });
-        let first = board.reserve("alice").unwrap();
-        let _second = board.reserve("alice").unwrap();
-        assert!(board.reserve("alice").is_none());
-        assert!(board.reserve("bob").is_some());
+        let first = board.reserve(&named("alice")).unwrap();
+        let _second = board.reserve(&named("alice")).unwrap();
+        assert!(board.reserve(&named("alice")).is_none());
+        assert!(board.reserve(&named("bob")).is_some());
         board.create(first, CancellationToken::new());
-        assert!(board.reserve("alice").is_none());
+        assert!(board.reserve(&named("alice")).is_none());
         drop(_second);
-        assert!(board.reserve("alice").is_some());
+        assert!(board.reserve(&named("alice")).is_some());
+    }
+
+    #[test]
+    fn callers_that_cannot_be_told_apart_are_bound_only_by_the_limit_on_all_tasks() {
+        let board = board(TaskLimits {
+            per_caller: 2,
+            total: 5,
+            ..TaskLimits::default()
+        });
+        let anonymous: Vec<_> = (0..4)
+            .map(|_| board.reserve(&Owner::anonymous()).unwrap())
+            .collect();
+        let _fifth = board.reserve(&named("alice")).unwrap();
+        assert!(board.reserve(&Owner::anonymous()).is_none(), "no sixth");
+        drop(anonymous);
+        assert!(board.reserve(&Owner::anonymous()).is_some());
     }
 
     #[tokio::test]
     async fn an_answer_reaches_the_question_it_names_and_no_other() {
         let board = board(TaskLimits::default());
-        let place = board.reserve("alice").unwrap();
+        let place = board.reserve(&named("alice")).unwrap();
         let task = board.create(place, CancellationToken::new());
         let id = task.id.clone();
         let asking = {
@@ -395,12 +465,15 @@ mod tests {
     fn cancelling_reaches_the_handler_and_a_finished_task_stays_finished() {
         let board = board(TaskLimits::default());
         let token = CancellationToken::new();
-        let task = board.create(board.reserve("a").unwrap(), token.clone());
+        let task = board.create(board.reserve(&named("a")).unwrap(), token.clone());
         board.cancel("a", &task.id).unwrap();
         assert!(token.is_cancelled());
         board.finish(&task.id, Some(Ending::Completed(Map::new())));
         assert_eq!(board.get("a", &task.id).unwrap().status, Status::Cancelled);
-        let done = board.create(board.reserve("a").unwrap(), CancellationToken::new());
+        let done = board.create(
+            board.reserve(&named("a")).unwrap(),
+            CancellationToken::new(),
+        );
         board.finish(&done.id, Some(Ending::Completed(Map::new())));
         board.cancel("a", &done.id).unwrap();
         assert_eq!(
@@ -417,7 +490,10 @@ mod tests {
         });
         let mut small = Map::new();
         small.insert("content".into(), json!([]));
-        let first = board.create(board.reserve("a").unwrap(), CancellationToken::new());
+        let first = board.create(
+            board.reserve(&named("a")).unwrap(),
+            CancellationToken::new(),
+        );
         board.finish(&first.id, Some(Ending::Completed(small.clone())));
         assert_eq!(
             board.get("a", &first.id).unwrap().status,
@@ -428,15 +504,53 @@ mod tests {
             "content".into(),
             json!([{"type": "text", "text": "a longer text"}]),
         );
-        let second = board.create(board.reserve("a").unwrap(), CancellationToken::new());
+        let second = board.create(
+            board.reserve(&named("a")).unwrap(),
+            CancellationToken::new(),
+        );
         board.finish(&second.id, Some(Ending::Completed(large)));
         let Status::Completed(refused) = board.get("a", &second.id).unwrap().status else {
             panic!("the task completes");
         };
         assert_eq!(refused["isError"], true);
         assert_eq!(
-            refused["content"][0]["text"],
+            text(&refused),
             "the task finished, but its result (52 bytes) was not kept: this server keeps at most 40 bytes of task results at once; call the tool again later, or ask for less"
+        );
+    }
+
+    #[test]
+    fn one_callers_results_leave_room_for_the_others() {
+        let board = board(TaskLimits {
+            result_bytes: 200,
+            result_bytes_per_caller: 100,
+            ..TaskLimits::default()
+        });
+        let mut result = Map::new();
+        result.insert(
+            "content".into(),
+            json!([{"type": "text", "text": "a longer text"}]),
+        );
+        let finish = |owner: &Owner| {
+            let task = board.create(board.reserve(owner).unwrap(), CancellationToken::new());
+            board.finish(&task.id, Some(Ending::Completed(result.clone())));
+            match board.get(&owner.name, &task.id).unwrap().status {
+                Status::Completed(kept) => kept,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(finish(&named("alice")), result);
+        let refused = finish(&named("alice"));
+        assert!(
+            text(&refused).contains("at most 100 bytes of task results for one caller"),
+            "{refused:?}"
+        );
+        assert_eq!(finish(&named("bob")), result, "bob's room is his");
+        // Callers that cannot be told apart share only the budget of all.
+        assert_eq!(finish(&Owner::anonymous()), result);
+        assert!(
+            text(&finish(&Owner::anonymous()))
+                .contains("at most 200 bytes of task results at once")
         );
     }
 
@@ -447,7 +561,7 @@ mod tests {
             ..TaskLimits::default()
         });
         let token = CancellationToken::new();
-        let task = board.create(board.reserve("a").unwrap(), token.clone());
+        let task = board.create(board.reserve(&named("a")).unwrap(), token.clone());
         assert!(board.get("a", &task.id).is_err());
         assert!(token.is_cancelled());
     }

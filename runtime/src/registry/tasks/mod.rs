@@ -36,11 +36,15 @@ pub struct TaskLimits {
     /// The most bytes of results kept at once, in all, by a server that
     /// keeps its tasks in memory (Redis bounds its own memory).
     pub result_bytes: usize,
+    /// The most bytes of results one caller may have kept at once, of
+    /// [`result_bytes`](TaskLimits::result_bytes): one caller's results
+    /// leave room for the others'.
+    pub result_bytes_per_caller: usize,
 }
 
 impl Default for TaskLimits {
     /// An hour to live, polls every half second, 32 tasks per caller and
-    /// 4096 in all, 256 MiB of results.
+    /// 4096 in all, 256 MiB of results in all and 64 MiB per caller.
     fn default() -> TaskLimits {
         TaskLimits {
             ttl: Duration::from_secs(60 * 60),
@@ -48,6 +52,7 @@ impl Default for TaskLimits {
             per_caller: 32,
             total: 4096,
             result_bytes: 256 * 1024 * 1024,
+            result_bytes_per_caller: 64 * 1024 * 1024,
         }
     }
 }
@@ -79,7 +84,44 @@ impl TaskLimits {
                 self.result_bytes
             ));
         }
+        if self.result_bytes_per_caller < 1024 || self.result_bytes_per_caller > self.result_bytes {
+            return Err(format!(
+                "the bytes of task results one caller may keep must be at least 1024 and at most the bytes kept in all; got {} per caller and {} in all",
+                self.result_bytes_per_caller, self.result_bytes
+            ));
+        }
         Ok(())
+    }
+}
+
+/// Whose a task is: the name that alone may read it, and whether the
+/// per-caller limits count it. A caller with a token's subject, or an
+/// `initialize`-era session, is one owner; callers with neither (a
+/// 2026-07-28 request without a token) cannot be told apart, so their
+/// tasks are read by their unguessable ids alone and only the limits on
+/// all tasks bound them: counted as one caller, any of them could use up
+/// the others' places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Owner {
+    pub(crate) name: String,
+    pub(crate) counted: bool,
+}
+
+impl Owner {
+    /// A caller told apart from the others by `name`.
+    pub(crate) fn named(name: String) -> Owner {
+        Owner {
+            name,
+            counted: true,
+        }
+    }
+
+    /// Every caller that cannot be told apart.
+    pub(crate) fn anonymous() -> Owner {
+        Owner {
+            name: "anonymous".to_owned(),
+            counted: false,
+        }
     }
 }
 
@@ -201,7 +243,7 @@ impl Tasks {
     }
 
     /// A place for a task of `owner`, if the limits leave one.
-    pub(crate) async fn reserve(&self, owner: &str) -> Option<Reservation> {
+    pub(crate) async fn reserve(&self, owner: &Owner) -> Option<Reservation> {
         match self {
             Tasks::Memory(board) => board.reserve(owner),
             #[cfg(feature = "redis")]
@@ -288,11 +330,25 @@ impl Tasks {
     }
 }
 
-/// The result a task keeps in place of one over the budget.
-pub(crate) fn unkept(bytes: usize, budget: usize) -> Map<String, Value> {
-    let text = format!(
-        "the task finished, but its result ({bytes} bytes) was not kept: this server keeps at most {budget} bytes of task results at once; call the tool again later, or ask for less"
-    );
+/// The budget a result did not fit in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Budget {
+    /// The bytes kept in all.
+    All(usize),
+    /// The bytes one caller may keep.
+    PerCaller(usize),
+}
+
+/// The result a task keeps in place of one over `budget`.
+pub(crate) fn unkept(bytes: usize, budget: Budget) -> Map<String, Value> {
+    let text = match budget {
+        Budget::All(budget) => format!(
+            "the task finished, but its result ({bytes} bytes) was not kept: this server keeps at most {budget} bytes of task results at once; call the tool again later, or ask for less"
+        ),
+        Budget::PerCaller(budget) => format!(
+            "the task finished, but its result ({bytes} bytes) was not kept: this server keeps at most {budget} bytes of task results for one caller at once; read the results of your other tasks or let them expire, then call the tool again, or ask for less"
+        ),
+    };
     let mut result = Map::new();
     result.insert(
         "content".into(),
@@ -306,19 +362,19 @@ pub(crate) fn unkept(bytes: usize, budget: usize) -> Map<String, Value> {
 /// creating it, with the id the task will have; dropped unused, it frees
 /// the place.
 pub(crate) struct Reservation {
-    pub(crate) owner: String,
+    pub(crate) owner: Owner,
     pub(crate) id: String,
     release: Option<Box<dyn FnOnce() + Send + Sync>>,
 }
 
 impl Reservation {
     pub(crate) fn new(
-        owner: &str,
+        owner: &Owner,
         id: String,
         release: Box<dyn FnOnce() + Send + Sync>,
     ) -> Reservation {
         Reservation {
-            owner: owner.to_owned(),
+            owner: owner.clone(),
             id,
             release: Some(release),
         }

@@ -22,7 +22,9 @@
 //! replica whose handler finished keeps the ending and writes it once Redis
 //! is back, answering polls for that task from its own copy meanwhile.
 
-use super::{Ending, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered};
+use super::{
+    Ending, Owner, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered,
+};
 use crate::registry::state::redis::timeout;
 use redis::AsyncCommands;
 use serde_json::{Map, Value, json};
@@ -258,7 +260,7 @@ impl RedisTaskStore {
         self.limits.ttl.as_millis() as u64
     }
 
-    pub(crate) async fn reserve(self: &std::sync::Arc<Self>, owner: &str) -> Option<Reservation> {
+    pub(crate) async fn reserve(self: &std::sync::Arc<Self>, owner: &Owner) -> Option<Reservation> {
         let id = new_id()?;
         let now = millis(SystemTime::now());
         let mut connection = match self.connection().await {
@@ -272,11 +274,15 @@ impl RedisTaskStore {
         };
         let reserved: redis::RedisResult<i64> = timeout(
             redis::Script::new(RESERVE)
-                .key(self.owner_key(owner))
+                .key(self.owner_key(&owner.name))
                 .key(self.all_key())
                 .arg(now.saturating_sub(self.ttl_ms()))
                 .arg(now)
-                .arg(self.limits.per_caller)
+                // Callers that cannot be told apart: only the limit on all.
+                .arg(match owner.counted {
+                    true => self.limits.per_caller,
+                    false => self.limits.total,
+                })
                 .arg(self.limits.total)
                 .arg(&id)
                 .arg(self.ttl_ms())
@@ -292,7 +298,7 @@ impl RedisTaskStore {
             }
         }
         let store = self.clone();
-        let (releasing, owner_key) = (id.clone(), self.owner_key(owner));
+        let (releasing, owner_key) = (id.clone(), self.owner_key(&owner.name));
         Some(Reservation::new(
             owner,
             id,
@@ -330,7 +336,7 @@ impl RedisTaskStore {
                 .hset_multiple(
                     &key,
                     &[
-                        ("owner", reservation.owner.clone()),
+                        ("owner", reservation.owner.name.clone()),
                         ("created", millis(now).to_string()),
                         ("updated", millis(now).to_string()),
                     ],
@@ -352,7 +358,7 @@ impl RedisTaskStore {
         self.running
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(id.clone(), reservation.owner.clone());
+            .insert(id.clone(), reservation.owner.name.clone());
         tokio::spawn(watch(self.clone(), id.clone(), cancel));
         Ok(self.view(&id, now, now, None, Status::Working))
     }

@@ -1,5 +1,7 @@
-//! What a request's headers say: the revision an error is written for,
-//! and whether a listing or a call may be answered before rmcp sees it.
+//! What a request's headers say: whether each that decides how the
+//! request is treated is there at most once, the revision an error is
+//! written for, and whether a listing or a call may be answered before rmcp
+//! sees it.
 
 use crate::transport::guard::{self, Unread};
 use http::HeaderName;
@@ -8,6 +10,41 @@ const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-v
 pub(super) const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+
+/// The headers a reader takes one value of, and that decide how a request
+/// is treated: who sends it, where to, in which session and revision, what
+/// it asks and how its body is written. `Mcp-Param-*` headers are of the
+/// kind too ([`single`]). `Accept` is not: its lines make one list, which
+/// the guard and rmcp both read whole.
+const SINGLE: [HeaderName; 8] = [
+    http::header::HOST,
+    http::header::ORIGIN,
+    http::header::AUTHORIZATION,
+    http::header::CONTENT_TYPE,
+    MCP_PROTOCOL_VERSION,
+    MCP_SESSION_ID,
+    MCP_METHOD,
+    MCP_NAME,
+];
+
+/// Whether a header of this name must come at most once.
+fn single(name: &HeaderName) -> bool {
+    SINGLE.contains(name) || name.as_str().starts_with("mcp-param-")
+}
+
+/// The first header that must come at most once and came more often: one
+/// reader would take its first value and another its last (rmcp reads the
+/// first `MCP-Protocol-Version` and would serve `2026-07-28` where the
+/// second line says `2025-11-25`), so such a request is refused whole.
+pub(super) fn repeated(headers: &http::HeaderMap) -> Option<&HeaderName> {
+    // Most requests repeat no name at all: one comparison.
+    if headers.keys_len() == headers.len() {
+        return None;
+    }
+    headers
+        .keys()
+        .find(|name| single(name) && headers.get_all(*name).iter().nth(1).is_some())
+}
 
 /// How errors answer a request whose id is unknown, by the revision its
 /// `MCP-Protocol-Version` header names.

@@ -2,7 +2,7 @@
 //! application mounts and what the server's own listener serves.
 
 use super::answer::{self, Answering, Body, json_response, refusal};
-use super::headers::{Hosts, MCP_SESSION_ID, Stateless, stateless, unread_of};
+use super::headers::{Hosts, MCP_SESSION_ID, Stateless, repeated, stateless, unread_of};
 use super::{Gate, MCP_PATH};
 use crate::mcp::shortcut::Shortcut;
 use crate::transport::connections::Place;
@@ -356,17 +356,20 @@ impl<B> tower_service::Service<Request<B>> for MetadataService {
     }
 }
 
-/// A refusal of a request that is not for this service: a second `Host`,
-/// or (on the server's own listener) a path other than MCP's and the
-/// metadata's.
+/// A refusal of a request that is not for this service: a header that
+/// decides how it is treated sent twice, or (on the server's own listener)
+/// a path other than MCP's and the metadata's.
 fn misdirected<H: ServerHandler, B>(
     shared: &Shared<H>,
     request: &Request<B>,
+    unread: Unread,
 ) -> Option<Response<Body>> {
-    if request.headers().get_all(http::header::HOST).iter().count() > 1 {
-        return Some(json_response(
+    if let Some(header) = repeated(request.headers()) {
+        tracing::info!(%header, "a request with a header sent twice was refused");
+        return Some(refusal(
             StatusCode::BAD_REQUEST,
-            r#"{"error":"invalid_request","error_description":"the request has more than one Host header; send exactly one"}"#.to_owned(),
+            &guard::header_repeated(header.as_str()),
+            unread,
         ));
     }
     if matches!(shared.mount, Mount::Listener(_))
@@ -393,7 +396,7 @@ where
 {
     let place = request.extensions_mut().remove::<OnConnection>();
     let unread = unread_of(request.headers(), None);
-    if let Some(response) = misdirected(shared, &request) {
+    if let Some(response) = misdirected(shared, &request, unread) {
         return response;
     }
     if shared.closing.is_cancelled() {
