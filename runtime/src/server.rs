@@ -80,6 +80,8 @@ pub struct Server<H> {
     signals: bool,
     shutdown: Option<ShutdownFuture>,
     refused: Option<String>,
+    /// The settings given that only some ways of serving apply.
+    given: Vec<Scoped>,
 }
 
 impl<C: Send + Sync + 'static> Server<McpServer<C>> {
@@ -258,10 +260,11 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
             signals: self.signals,
             shutdown: self.shutdown,
             refused,
+            given: self.given,
         }
     }
 
-    /// MakeShortcut at most `size` tools per page of `tools/list` (default: all in
+    /// Lists at most `size` tools per page of `tools/list` (default: all in
     /// one page; 1 to 10 000).
     pub fn page_size(self, size: usize) -> Server<McpServer<C>> {
         if !(1..=MAX_PAGE_SIZE).contains(&size) {
@@ -294,6 +297,7 @@ where
             signals: true,
             shutdown: None,
             refused: None,
+            given: Vec::new(),
         }
     }
 
@@ -301,6 +305,20 @@ where
     fn refuse(mut self, sentence: String) -> Server<H> {
         self.refused.get_or_insert(sentence);
         self
+    }
+
+    /// Records a setting only some ways of serving apply.
+    fn given(mut self, setting: Scoped) -> Server<H> {
+        self.given.push(setting);
+        self
+    }
+
+    /// The refusal of the first setting given that `entry` does not apply.
+    fn unapplied(&self, entry: Entry) -> Result<(), ServeError> {
+        match self.given.iter().find_map(|s| s.refused_by(entry)) {
+            Some(sentence) => Err(ServeError::Config(sentence)),
+            None => Ok(()),
+        }
     }
 
     /// The handler served.
@@ -343,7 +361,7 @@ where
             ));
         }
         self.limits.max_in_flight = requests;
-        self
+        self.given(Scoped::MaxInFlight)
     }
 
     /// How long requests in flight get to finish when the server shuts
@@ -361,7 +379,7 @@ where
     #[cfg(feature = "auth")]
     pub fn auth(mut self, auth: crate::transport::auth::Auth) -> Server<H> {
         self.gate.auth = Some(auth);
-        self
+        self.given(Scoped::Http("auth"))
     }
 
     /// Also allows requests whose `Origin` is `origin` (such as
@@ -376,7 +394,7 @@ where
             return self.refuse(why);
         }
         self.gate.origins.push(origin);
-        self
+        self.given(Scoped::Http("allowed_origin"))
     }
 
     /// How long a connection may take to send a request's headers over HTTP
@@ -389,7 +407,7 @@ where
             return self.refuse("the header read time limit must be more than zero".to_owned());
         }
         self.gate.header_read_timeout = limit;
-        self
+        self.given(Scoped::HeaderReadTimeout)
     }
 
     /// How long a connection may take to send a request's body over HTTP,
@@ -401,7 +419,7 @@ where
             return self.refuse("the body read time limit must be more than zero".to_owned());
         }
         self.gate.body_read_timeout = limit;
-        self
+        self.given(Scoped::Http("body_read_timeout"))
     }
 
     /// The most HTTP connections open at once (default 1024; the server's
@@ -416,7 +434,7 @@ where
             return self.refuse("the connection limit must be at least 1; got 0".to_owned());
         }
         self.gate.max_connections = connections;
-        self
+        self.given(Scoped::MaxConnections)
     }
 
     /// The most `initialize`-era HTTP sessions held at once (default
@@ -428,7 +446,7 @@ where
             return self.refuse("the session limit must be at least 1; got 0".to_owned());
         }
         self.gate.max_sessions = sessions;
-        self
+        self.given(Scoped::Http("max_sessions"))
     }
 
     /// Also allows requests whose `Host` is `host` (a name, or `name:port`
@@ -446,7 +464,7 @@ where
             ));
         }
         self.gate.hosts.push(host);
-        self
+        self.given(Scoped::Http("allowed_host"))
     }
 
     /// Serves HTTP on an address other than loopback without tokens, which
@@ -455,7 +473,10 @@ where
     #[cfg(feature = "http")]
     pub fn insecure_no_auth(mut self, insecure: bool) -> Server<H> {
         self.gate.insecure_no_auth = insecure;
-        self
+        match insecure {
+            true => self.given(Scoped::Http("insecure_no_auth")),
+            false => self,
+        }
     }
 
     /// Whether SIGINT and SIGTERM shut the server down (default: yes). Turn
@@ -470,14 +491,16 @@ where
     /// usual signals.
     pub fn shutdown_on(mut self, signal: impl Future<Output = ()> + Send + 'static) -> Server<H> {
         self.shutdown = Some(Box::pin(signal));
-        self
+        self.given(Scoped::ShutdownOn)
     }
 
-    /// Refuses a bad setting, and starts watching for shutdown.
-    fn prepare(self) -> Result<Prepared<H>, ServeError> {
+    /// Refuses a bad setting, or one `entry` does not apply, and starts
+    /// watching for shutdown.
+    fn prepare(self, entry: Entry) -> Result<Prepared<H>, ServeError> {
         if let Some(sentence) = self.refused {
             return Err(ServeError::Config(sentence));
         }
+        self.unapplied(entry)?;
         let shutdown = CancellationToken::new();
         if self.signals {
             tokio::spawn(on_signal(shutdown.clone()));
@@ -502,7 +525,7 @@ where
     /// Serves on the process's stdin and stdout until stdin closes or the
     /// server is shut down. Log to stderr: stdout carries the protocol.
     pub async fn stdio(self) -> Result<(), ServeError> {
-        let prepared = self.prepare()?;
+        let prepared = self.prepare(Entry::Stdio)?;
         tracing::info!("serving MCP on stdio");
         let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
         crate::transport::stdio::serve_process(
@@ -521,7 +544,7 @@ where
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let prepared = self.prepare()?;
+        let prepared = self.prepare(Entry::Stdio)?;
         let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
         crate::transport::stdio::serve(
             prepared.handler,
@@ -547,7 +570,7 @@ where
     /// port 0, to let the system choose).
     #[cfg(feature = "http")]
     pub async fn http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        let prepared = self.prepare()?;
+        let prepared = self.prepare(Entry::Listener)?;
         let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, true));
         crate::transport::http::listener::serve(
             prepared.handler,
@@ -575,11 +598,7 @@ where
         if let Some(sentence) = self.refused {
             return Err(ServeError::Config(sentence));
         }
-        if self.shutdown.is_some() {
-            return Err(ServeError::Config(
-                "`shutdown_on` stops the server's own listener; a mounted service is stopped by calling `HttpService::shutdown` when the application stops".to_owned(),
-            ));
-        }
+        self.unapplied(Entry::Mounted)?;
         let shortcut = self.shortcut.map(|make| make(&self.handler, true));
         Ok(crate::transport::http::HttpService::new(
             self.handler,
@@ -597,6 +616,68 @@ fn composed_shortcut<C: Send + Sync + 'static, U: ServerHandler>(
     stateless: bool,
 ) -> Arc<dyn Shortcut> {
     composed.tools().shortcut(stateless)
+}
+
+/// A way of serving, which applies some settings and not others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+enum Entry {
+    /// Newline-delimited JSON-RPC: `stdio` and `serve_io`.
+    Stdio,
+    /// The server's own HTTP listener: `http` and `http_on`.
+    Listener,
+    /// The HTTP endpoint mounted in an application: `http_service`.
+    Mounted,
+}
+
+/// A setting, once given, that only some ways of serving apply: each
+/// refuses, in a sentence, one it would not apply, rather than serve as if
+/// it had not been given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+enum Scoped {
+    /// `max_in_flight`: stdio's.
+    MaxInFlight,
+    /// `shutdown_on`: whatever runs its own loop (stdio, the listener).
+    ShutdownOn,
+    /// `max_connections`: the listener's.
+    MaxConnections,
+    /// `header_read_timeout`: the listener's.
+    HeaderReadTimeout,
+    /// A setting of every HTTP entry point, by its setter's name.
+    Http(&'static str),
+}
+
+impl Scoped {
+    /// Why `entry` does not apply this setting, if it does not.
+    fn refused_by(self, entry: Entry) -> Option<String> {
+        let sentence = match (self, entry) {
+            (Scoped::MaxInFlight, Entry::Listener | Entry::Mounted) => {
+                "`max_in_flight` bounds the requests of one stdio session; over HTTP each request in progress holds a connection, which `max_connections` bounds: leave it out when serving HTTP".to_owned()
+            }
+            (Scoped::ShutdownOn, Entry::Mounted) => {
+                "`shutdown_on` stops the server's own listener; a mounted service is stopped by calling `HttpService::shutdown` when the application stops".to_owned()
+            }
+            (Scoped::MaxConnections, Entry::Mounted) => {
+                "`max_connections` limits the server's own listener; the connections of a mounted service are the application's server's to limit (with hyper, by the connections its accept loop holds at once), so leave it out of `http_service`".to_owned()
+            }
+            (Scoped::HeaderReadTimeout, Entry::Mounted) => {
+                "`header_read_timeout` is the server's own listener's; a mounted service sees a request only once its headers arrived, so set the deadline in the application's server (hyper's `http1::Builder::header_read_timeout`) and leave it out of `http_service`".to_owned()
+            }
+            (Scoped::MaxConnections, Entry::Stdio) => http_on_stdio("max_connections"),
+            (Scoped::HeaderReadTimeout, Entry::Stdio) => http_on_stdio("header_read_timeout"),
+            (Scoped::Http(setter), Entry::Stdio) => http_on_stdio(setter),
+            _ => return None,
+        };
+        Some(sentence)
+    }
+}
+
+/// The refusal of an HTTP setting on stdio.
+fn http_on_stdio(setter: &str) -> String {
+    format!(
+        "`{setter}` is a setting of HTTP, and this server serves stdio (no tokens, origins, hosts or connections there: its caller is whoever started it); leave it out, or serve HTTP"
+    )
 }
 
 /// Serves `registry` on stdio with `context` and every default: the

@@ -99,7 +99,7 @@ async fn a_browsers_request_from_an_origin_nobody_allowed_is_refused() {
 }
 
 #[tokio::test]
-async fn after_shutdown_a_request_is_answered_that_the_server_stopped() {
+async fn after_shutdown_a_request_is_answered_that_the_server_is_stopping_and_ran_nothing() {
     let mut service = server()
         .shutdown_grace(Duration::ZERO)
         .http_service()
@@ -107,21 +107,37 @@ async fn after_shutdown_a_request_is_answered_that_the_server_stopped() {
     service.shutdown().await;
     let (status, answer) = answer(&mut service, listing("/", "127.0.0.1:8080")).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
     assert!(
-        answer["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Server stopped"),
+        message.starts_with("Server stopping") && message.contains("nothing of this one ran"),
         "{answer}"
     );
 }
 
 #[test]
 fn settings_a_mounted_service_cannot_honour_are_refused_with_a_sentence() {
-    let Err(ServeError::Config(why)) = server().shutdown_on(async {}).http_service() else {
-        panic!("shutdown_on is the listener's");
+    let refused = |server: Server<McpServer<Shelf>>| match server.http_service() {
+        Err(ServeError::Config(why)) => why,
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("served without a setting it was given"),
     };
+    let why = refused(server().shutdown_on(async {}));
     assert!(why.contains("HttpService::shutdown"), "{why}");
+    let why = refused(server().max_connections(4));
+    assert!(
+        why.starts_with("`max_connections` limits the server's own listener"),
+        "{why}"
+    );
+    let why = refused(server().header_read_timeout(Duration::from_secs(2)));
+    assert!(
+        why.contains("hyper's `http1::Builder::header_read_timeout`"),
+        "{why}"
+    );
+    let why = refused(server().max_in_flight(4));
+    assert!(
+        why.starts_with("`max_in_flight` bounds the requests of one stdio session"),
+        "{why}"
+    );
     let Err(ServeError::Config(why)) = server().allowed_host("not a host/").http_service() else {
         panic!("a bad host is refused");
     };

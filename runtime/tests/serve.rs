@@ -281,6 +281,44 @@ async fn settings_out_of_range_are_refused_naming_the_setting_before_serving() {
 }
 
 #[tokio::test]
+async fn a_setting_of_http_given_to_a_stdio_server_is_refused_naming_it() {
+    for (server, setter) in [
+        (server().max_connections(8), "max_connections"),
+        (server().max_sessions(8), "max_sessions"),
+        (
+            server().allowed_origin("https://app.example.com"),
+            "allowed_origin",
+        ),
+        (server().insecure_no_auth(true), "insecure_no_auth"),
+    ] {
+        let (_client, server_side) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(server_side);
+        let Err(ServeError::Config(why)) = server.serve_io(read, write).await else {
+            panic!("{setter} served on stdio");
+        };
+        assert!(
+            why.starts_with(&format!(
+                "`{setter}` is a setting of HTTP, and this server serves stdio"
+            )),
+            "{why}"
+        );
+    }
+    let (_client, server_side) = tokio::io::duplex(64);
+    let (read, write) = tokio::io::split(server_side);
+    let quiet = server().insecure_no_auth(false);
+    let serving = tokio::spawn(quiet.serve_io(read, write));
+    drop(_client);
+    let served = tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        served.is_ok(),
+        "turning an HTTP setting off is no setting: {served:?}"
+    );
+}
+
+#[tokio::test]
 async fn pages_walk_the_whole_list_and_the_last_has_no_cursor() {
     let registry = Registry::builder(&TOOLS)
         .max_tier(tooltable_runtime::Tier::Destructive)

@@ -4,21 +4,40 @@
 //! The application owns the listener, its routes (here a health check) and
 //! its middleware; tooltable gives it the guarded endpoint as a tower
 //! service, and the Protected Resource Metadata as another when tokens are
-//! configured. Shutting down is the application's: on a signal it stops
-//! accepting, and the endpoint gets its grace period to answer what is in
-//! progress.
+//! configured. What belongs to whoever owns the listener is the
+//! application's here: how many connections it holds at once and how long
+//! one may take to send its headers, which this accept loop applies with
+//! hyper's own settings (`axum::serve` offers neither). Shutting down is
+//! the application's too: on a signal it stops accepting, and the endpoint
+//! gets its grace period to answer what is in progress.
 
 use crate::Store;
 use axum::Router;
 use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
 use tooltable::serve::{McpServer, ServeError, Server};
+
+/// What the application's listener allows.
+#[derive(Clone, Copy, Debug)]
+pub struct Listening {
+    /// Connections held at once; more wait to be accepted until one closes.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's headers.
+    pub header_read_timeout: Duration,
+}
 
 /// Serves `server` at `http://ADDRESS/mcp` inside an axum application with
 /// a health route at `/healthz`, until SIGINT or SIGTERM.
 pub async fn serve(
     server: Server<McpServer<Store>>,
     address: SocketAddr,
+    listening: Listening,
 ) -> Result<(), ServeError> {
     let mcp = server.http_service()?;
     mcp.check_address(address)?;
@@ -37,20 +56,47 @@ pub async fn serve(
         })?;
     let address = listener.local_addr().unwrap_or(address);
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}/mcp, mounted in axum beside /healthz");
+    let places = Arc::new(Semaphore::new(listening.max_connections));
+    let connections = GracefulShutdown::new();
+    let stop = signal();
+    tokio::pin!(stop);
+    loop {
+        // A place first: beyond the limit, connections wait in the
+        // system's queue instead of being read.
+        let place = tokio::select! {
+            place = places.clone().acquire_owned() => place.expect("the semaphore is never closed"),
+            () = &mut stop => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors, or a connection reset
+                    // before it was taken: wait a moment and go on.
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(listening.header_read_timeout)
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let connection = connections.watch(connection);
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%error, "a connection ended with an error");
+            }
+            drop(place);
+        });
+    }
+    // The endpoint's own grace period runs while the connections finish:
+    // a stream still open when it ends is closed with its last words.
     let stopping = mcp.clone();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            signal().await;
-            // The endpoint's own grace period runs while axum waits for
-            // the connections to close: a stream still open when it ends
-            // is closed with its last words.
-            tokio::spawn(async move { stopping.shutdown().await });
-        })
-        .await
-        .map_err(|source| ServeError::Io {
-            doing: "the application stopped serving".to_owned(),
-            source,
-        })?;
+    tokio::spawn(async move { stopping.shutdown().await });
+    connections.shutdown().await;
     mcp.shutdown().await;
     Ok(())
 }

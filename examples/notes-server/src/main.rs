@@ -126,9 +126,13 @@ struct ServeArgs {
     /// default: 16 MiB).
     #[arg(long, value_name = "BYTES")]
     max_result_bytes: Option<usize>,
-    /// HTTP connections open at once (the library's default: 1024).
+    /// HTTP connections open at once (default: 1024).
     #[arg(long, value_name = "N")]
     max_connections: Option<usize>,
+    /// Over HTTP, close a connection that has not sent a request's headers
+    /// within this many seconds (default: 10).
+    #[arg(long, value_name = "SECONDS")]
+    header_read_timeout: Option<u64>,
     /// `initialize`-era HTTP sessions held at once (the library's default:
     /// 1024).
     #[arg(long, value_name = "N")]
@@ -199,6 +203,7 @@ impl ServeArgs {
             call_limits,
             max_result_bytes: self.max_result_bytes,
             max_connections: self.max_connections,
+            header_read_timeout: self.header_read_timeout.map(Duration::from_secs),
             max_sessions: self.max_sessions,
             body_read_timeout: self.body_read_timeout.map(Duration::from_secs),
             max_in_flight: self.max_in_flight,

@@ -55,8 +55,13 @@ pub struct Options {
     /// The largest result sent, in bytes (the library's default when
     /// absent).
     pub max_result_bytes: Option<usize>,
-    /// HTTP connections open at once (the library's default when absent).
+    /// HTTP connections open at once (the library's default when absent;
+    /// with `axum`, the application's listener's).
     pub max_connections: Option<usize>,
+    /// How long a connection may take to send a request's headers over
+    /// HTTP (the library's default when absent; with `axum`, the
+    /// application's listener's).
+    pub header_read_timeout: Option<Duration>,
     /// `initialize`-era HTTP sessions held at once (the library's default
     /// when absent).
     pub max_sessions: Option<usize>,
@@ -149,8 +154,15 @@ pub fn server(
     if let Some(bytes) = options.max_result_bytes {
         server = server.max_result_bytes(bytes);
     }
-    if let Some(connections) = options.max_connections {
-        server = server.max_connections(connections);
+    // A mounted endpoint leaves connections to the application's listener
+    // (`app::Listening`), which refuses none of them.
+    if !options.axum {
+        if let Some(connections) = options.max_connections {
+            server = server.max_connections(connections);
+        }
+        if let Some(limit) = options.header_read_timeout {
+            server = server.header_read_timeout(limit);
+        }
     }
     if let Some(sessions) = options.max_sessions {
         server = server.max_sessions(sessions);
@@ -210,7 +222,15 @@ pub async fn run(options: Options) -> Result<(), Box<dyn std::error::Error>> {
     };
     let outcome: Result<(), ServeError> = match options.http {
         None => server.stdio().await,
-        Some(address) if options.axum => crate::app::serve(server, address).await,
+        Some(address) if options.axum => {
+            let listening = crate::app::Listening {
+                max_connections: options.max_connections.unwrap_or(1024),
+                header_read_timeout: options
+                    .header_read_timeout
+                    .unwrap_or(Duration::from_secs(10)),
+            };
+            crate::app::serve(server, address, listening).await
+        }
         Some(address) => server.http(address).await,
     };
     store

@@ -878,7 +878,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                             let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                         }
                         tracing::warn!(tool = %name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                        Ok(Reply::Complete(too_long(name, limit)))
+                        Ok(Reply::Complete(too_long(name, self.reads(name), limit)))
                     }
                 }
             }
@@ -906,11 +906,20 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             return result;
         }
         tracing::warn!(tool = %quote::text(tool), bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
-        let reads = self
-            .registry
+        CallToolResult::error(oversized(
+            tool,
+            self.reads(tool),
+            bytes,
+            self.max_result_bytes,
+        ))
+    }
+
+    /// Whether `tool` only reads: calling it again after a call that did
+    /// not answer changes nothing.
+    fn reads(&self, tool: &str) -> bool {
+        self.registry
             .get(tool)
-            .is_some_and(|entry| entry.info().tier == Tier::Read);
-        CallToolResult::error(oversized(tool, reads, bytes, self.max_result_bytes))
+            .is_some_and(|entry| entry.info().tier == Tier::Read)
     }
 
     /// Who owns the tasks a caller creates: the token's subject, else the
@@ -1074,7 +1083,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                     cancel.cancel();
                     let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                     tracing::warn!(tool = %quote::text(&name), limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                    Ok(Reply::Complete(too_long(&name, limit)))
+                    Ok(Reply::Complete(too_long(&name, self.reads(&name), limit)))
                 }
             }),
             () = cancel.cancelled(), if run.task.is_some() => {
@@ -1210,12 +1219,20 @@ fn error_object(error: &ErrorData) -> serde_json::Map<String, Value> {
     map
 }
 
-/// The refusal of a call stopped at the server's time limit.
-fn too_long(tool: &str, limit: Duration) -> CallToolResult {
-    CallToolResult::error(format!(
-        "{tool} took longer than this server's limit of {} ms for a call, and was stopped; try again with less to do",
-        limit.as_millis()
-    ))
+/// The refusal of a call stopped at the server's time limit. A tool that
+/// only reads can be asked again; another may have changed things before it
+/// stopped, and a synchronous handler cannot be stopped at all, so its
+/// outcome is unknown.
+fn too_long(tool: &str, reads: bool, limit: Duration) -> CallToolResult {
+    let ms = limit.as_millis();
+    CallToolResult::error(match reads {
+        true => format!(
+            "{tool} took longer than this server's limit of {ms} ms for a call, and was stopped; try again with less to do"
+        ),
+        false => format!(
+            "{tool} took longer than this server's limit of {ms} ms for a call and was told to stop, so whether it took effect is unknown (what it did by then stands, and work it started may still complete); check before calling it again"
+        ),
+    })
 }
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {

@@ -77,6 +77,7 @@ pub(crate) struct Answer {
 
 impl Answer {
     /// The response as one string.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn into_string(self) -> String {
         let mut text = self.head;
         text.reserve(self.tools.len() + self.tail.len());

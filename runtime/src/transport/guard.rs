@@ -253,22 +253,25 @@ pub(crate) fn id_in_use(id: &RequestId) -> Refused {
     )
 }
 
-/// The refusal of a request that arrives while the server is shutting down.
-pub(crate) fn shutting_down(id: &RequestId) -> Refused {
+/// The refusal of a request that arrives while the server is shutting
+/// down: nothing of it ran, so sending it again is safe.
+pub(crate) fn shutting_down(id: Option<&RequestId>) -> Refused {
     Refused::new(
         INTERNAL_ERROR,
-        "Server stopping: the server is shutting down and takes no new requests; send it again when the server is back",
-        Some(id.to_json()),
+        "Server stopping: the server is shutting down and takes no new requests; nothing of this one ran, so send it again when the server is back",
+        id.map(RequestId::to_json),
     )
 }
 
 /// The answer to a request still in progress when the server stopped and
-/// its grace period ended.
-pub(crate) fn stopped(id: &RequestId) -> Refused {
+/// its grace period ended. Its handler may have started, and what it
+/// started may outlive the answer (work on the blocking pool, a database's
+/// commit in flight), so the answer never says it did not happen.
+pub(crate) fn stopped(id: Option<&RequestId>) -> Refused {
     Refused::new(
         INTERNAL_ERROR,
-        "Server stopped: the server shut down before this request finished, and it was cancelled; send it again when the server is back",
-        Some(id.to_json()),
+        "Server stopped: the server shut down before this request finished, so whether it took effect is unknown (work it started may still complete); check before sending it again",
+        id.map(RequestId::to_json),
     )
 }
 

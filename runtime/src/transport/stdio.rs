@@ -568,7 +568,7 @@ impl Judge {
             return Verdict::Forward(line);
         };
         if self.stopping.is_some() {
-            return Verdict::Refuse(guard::shutting_down(&id));
+            return Verdict::Refuse(guard::shutting_down(Some(&id)));
         }
         if inflight.contains(&id) {
             return Verdict::Refuse(guard::id_in_use(&id));
@@ -773,7 +773,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                         }
                     },
                     Err(_) if shutdown.is_cancelled() => {
-                        answer(guard::shutting_down(&id), judge.unread).await
+                        answer(guard::shutting_down(Some(&id)), judge.unread).await
                     }
                     Err(_) => answer(guard::id_in_use(&id), judge.unread).await,
                 }
@@ -808,7 +808,9 @@ async fn wind_down(judge: &Judge, inflight: &InFlight, answers: &mpsc::Sender<To
     }
     for id in inflight.abandon() {
         if answers
-            .send(ToWrite::Line(guard::stopped(&id).response(judge.unread)))
+            .send(ToWrite::Line(
+                guard::stopped(Some(&id)).response(judge.unread),
+            ))
             .await
             .is_err()
         {

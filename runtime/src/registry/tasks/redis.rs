@@ -189,7 +189,7 @@ fn stopped(silent: Duration) -> Map<String, Value> {
     error.insert(
         "message".into(),
         json!(format!(
-            "the server running this task stopped before it finished (no sign of it for {} s); call the tool again",
+            "the server running this task stopped before it finished (no sign of it for {} s), so whether it took effect is unknown (work it started may still complete); check before calling the tool again",
             silent.as_secs()
         )),
     );

@@ -77,16 +77,18 @@ pub(super) async fn as_json_rpc(
 
 /// The answer to a request cut off at the end of the grace period.
 pub(super) fn stopped(id: Option<&RequestId>, unread: Unread) -> Response<Body> {
-    let body = match id {
-        Some(id) => guard::stopped(id).response(unread),
-        None => guard::error_response(
-            None,
-            unread,
-            guard::INTERNAL_ERROR,
-            "Server stopped: the server shut down before this request finished",
-        ),
-    };
-    let mut response = json_response(StatusCode::SERVICE_UNAVAILABLE, body);
+    closed(guard::stopped(id), unread)
+}
+
+/// The refusal of a request that arrived once shutdown began (its body
+/// unread, so its id unknown).
+pub(super) fn stopping(unread: Unread) -> Response<Body> {
+    closed(guard::shutting_down(None), unread)
+}
+
+/// `503` with `refused`, and the connection closed.
+fn closed(refused: Refused, unread: Unread) -> Response<Body> {
+    let mut response = refusal(StatusCode::SERVICE_UNAVAILABLE, &refused, unread);
     response.headers_mut().insert(
         http::header::CONNECTION,
         http::HeaderValue::from_static("close"),

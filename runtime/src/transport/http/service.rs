@@ -400,7 +400,7 @@ where
         return response;
     }
     if shared.closing.is_cancelled() {
-        return answer::stopped(None, unread);
+        return answer::stopping(unread);
     }
     #[cfg(feature = "auth")]
     let (request, caller) = match authenticate(&shared.gate, request) {
@@ -546,10 +546,27 @@ where
             .clone()
             .unwrap_or_else(crate::registry::policy::Caller::operator);
         if let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, Some(version)) {
+            // Run apart from the connection, which must be free to answer
+            // when the grace period ends: a synchronous handler run in
+            // place would otherwise hold the answer until it returned.
+            let mut running = tokio::spawn(pending);
             return tokio::select! {
                 biased;
-                () = shared.stopped.cancelled() => answer::stopped(passed.id.as_ref(), unread),
-                text = pending => json_response(StatusCode::OK, text),
+                () = shared.stopped.cancelled() => {
+                    running.abort();
+                    answer::stopped(passed.id.as_ref(), unread)
+                }
+                text = &mut running => match text {
+                    Ok(text) => json_response(StatusCode::OK, text),
+                    Err(error) => {
+                        tracing::error!(%error, "a call answered without rmcp failed outside its handler");
+                        let id = passed.id.as_ref().map(RequestId::to_json);
+                        json_response(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            guard::error_response(id.as_deref(), unread, guard::INTERNAL_ERROR, "Internal error: the call failed; consult the server log"),
+                        )
+                    }
+                },
             };
         }
     }
@@ -587,7 +604,7 @@ where
             last_words: passed
                 .id
                 .as_ref()
-                .map(|id| guard::stopped(id).response(unread)),
+                .map(|id| guard::stopped(Some(id)).response(unread)),
             held: (held, session_id),
         },
     )

@@ -1,0 +1,49 @@
+//! Shutdown with writes in progress on a database another process locked:
+//! the work cannot be stopped (it waits on SQLite on the blocking pool, or
+//! in a synchronous handler), so every answer cut off by the end of the
+//! grace period says its outcome is unknown, never to send it again, and
+//! comes when the grace period ends, even where the handler runs in place
+//! on the worker that would write it.
+
+use crate::harness::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+both_mounts! {
+    fn writes_cut_off_at_shutdown_are_answered_at_the_end_of_the_grace_period_as_of_unknown_outcome(mount: Mount) {
+        let mut server = Server::http_on(mount, "cut-off", &["--shutdown-grace", "1"]);
+        let lock = lock_database(&server.dir.0.join("notes.db"));
+        let port = server.port;
+        // Two creates (an async handler, its work on the blocking pool) and
+        // two updates (a synchronous handler, answered without rmcp, run in
+        // place while a worker is spare).
+        let writers: Vec<_> = (0..4)
+            .map(|i| {
+                let call = if i % 2 == 0 {
+                    json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
+                } else {
+                    json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
+                };
+                std::thread::spawn(move || (Instant::now(), post_stateless(port, json!(i), "tools/call", call)))
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let stopping = Instant::now();
+        server.terminate();
+        for writer in writers {
+            let (_, answer) = writer.join().unwrap();
+            let took = stopping.elapsed();
+            assert!(took < Duration::from_secs(4), "answered {took:?} after SIGTERM, with a grace period of 1 s");
+            assert_eq!(answer.status, 503, "{}", answer.body);
+            let message = answer.json()["error"]["message"].as_str().unwrap().to_owned();
+            assert!(message.contains("whether it took effect is unknown"), "{message}");
+            assert!(!message.contains("send it again"), "{message}");
+        }
+        drop(lock);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while server.child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "the server exits once its work ended");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
