@@ -473,3 +473,80 @@ async fn over_http_a_stream_cut_off_by_the_end_of_the_grace_period_ends_with_the
         "{body}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_returns() {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let shelf = Arc::new(Shelf::new());
+    let held = shelf.hold();
+    let server = Server::new(client::everything(), shelf.clone())
+        .handle_signals(false)
+        .call_limits(CallLimits {
+            max_concurrent: 2,
+            ..CallLimits::default()
+        });
+    let (client_side, server_side) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_side);
+    tokio::spawn(server.serve_io(read, write));
+    let (read, mut write) = tokio::io::split(client_side);
+    let mut read = BufReader::new(read);
+    // Each call waits on the held shelf in a synchronous handler, which no
+    // cancellation stops; each is cancelled at once.
+    for id in 1..=6 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "items_create", "arguments": {"name": "lamp"}, "_meta": client::current_meta(),
+        }});
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}});
+        write
+            .write_all(format!("{call}\n").as_bytes())
+            .await
+            .unwrap();
+        // Cancelled once its handler runs.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        write
+            .write_all(format!("{cancel}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    // Two handlers still run, holding the two places: a third call is
+    // refused, answered at once.
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "items_create", "arguments": {"name": "desk"}, "_meta": client::current_meta(),
+    }});
+    write
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .unwrap();
+    let answer = loop {
+        let mut line = String::new();
+        tokio::time::timeout(Duration::from_secs(10), read.read_line(&mut line))
+            .await
+            .expect("the call over the limit is answered")
+            .unwrap();
+        let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if answer["id"] == 7 {
+            break answer;
+        }
+    };
+    assert!(
+        text_of(&answer).contains("running its limit of 2 calls"),
+        "{answer}"
+    );
+    drop(held);
+    for _ in 0..500 {
+        if shelf.count() == 2 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!(
+        "the two handlers that held places put {} items",
+        shelf.count()
+    );
+}
+
+fn text_of(answer: &serde_json::Value) -> &str {
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+}

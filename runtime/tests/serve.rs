@@ -211,6 +211,73 @@ async fn a_message_that_is_a_request_and_a_response_at_once_is_refused_and_holds
 }
 
 #[tokio::test]
+async fn a_request_whose_meta_is_not_an_object_is_refused_and_holds_no_place_in_flight() {
+    let mut pipe = Pipe::start(server().max_in_flight(2));
+    pipe.open().await;
+    for (id, meta) in [(10, "5"), (11, r#""x""#), (12, "[]"), (13, "true")] {
+        let answer = pipe
+            .ask(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"ping","params":{{"_meta":{meta}}}}}"#
+            ))
+            .await;
+        assert_eq!(
+            (code(&answer), &answer["id"]),
+            (-32600, &json!(id)),
+            "{answer}"
+        );
+    }
+    let answer = pipe
+        .ask(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        .await;
+    assert_eq!(answer["result"], json!({}), "{answer}");
+}
+
+/// The next answer to the request `id`, skipping the others.
+async fn answer_to(pipe: &mut Pipe, id: &Value) -> Value {
+    loop {
+        let answer = pipe.receive().await;
+        if &answer["id"] == id {
+            return answer;
+        }
+    }
+}
+
+#[tokio::test]
+async fn only_a_cancellation_rmcp_acts_on_frees_the_id_of_the_request_it_names() {
+    let mut pipe = Pipe::start(server());
+    pipe.open().await;
+    pipe.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"items_wait","arguments":{}}}"#)
+        .await;
+    // A request named like a cancellation, and cancellations rmcp does not
+    // read as such: request 1 goes on, and its id stays its own.
+    for not_one in [
+        r#"{"jsonrpc":"2.0","id":"c","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":5}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":5}}"#,
+    ] {
+        pipe.send(not_one).await;
+    }
+    pipe.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .await;
+    let refused = answer_to(&mut pipe, &json!(1)).await;
+    assert_eq!(code(&refused), -32600, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("still in progress"),
+        "{refused}"
+    );
+    // A cancellation rmcp reads, its id written as rmcp reads ids.
+    pipe.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.0,"reason":"done"}}"#)
+        .await;
+    pipe.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .await;
+    let answer = answer_to(&mut pipe, &json!(1)).await;
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+}
+
+#[tokio::test]
 async fn the_end_of_the_input_ends_serving_after_every_answer_is_written() {
     let mut pipe = Pipe::start(server());
     pipe.open().await;

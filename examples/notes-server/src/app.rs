@@ -60,31 +60,12 @@ pub async fn serve(
     let connections = GracefulShutdown::new();
     let stop = signal();
     tokio::pin!(stop);
-    loop {
-        // A place first: beyond the limit, connections wait in the
-        // system's queue instead of being read.
-        let place = tokio::select! {
-            place = places.clone().acquire_owned() => place.expect("the semaphore is never closed"),
-            () = &mut stop => break,
-        };
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(error) => {
-                    // Out of file descriptors, or a connection reset
-                    // before it was taken: wait a moment and go on.
-                    tracing::warn!(%error, "cannot accept a connection");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut stop => break,
-        };
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
-            .header_read_timeout(listening.header_read_timeout)
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
-        let connection = connections.watch(connection);
+    // Serving, until a signal.
+    while let Some((stream, place)) = next(&listener, &places, &mut stop).await {
+        let connection = connections.watch(
+            http1(listening)
+                .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone())),
+        );
         tokio::spawn(async move {
             if let Err(error) = connection.await {
                 tracing::debug!(%error, "a connection ended with an error");
@@ -92,13 +73,63 @@ pub async fn serve(
             drop(place);
         });
     }
-    // The endpoint's own grace period runs while the connections finish:
-    // a stream still open when it ends is closed with its last words.
-    let stopping = mcp.clone();
-    tokio::spawn(async move { stopping.shutdown().await });
-    connections.shutdown().await;
-    mcp.shutdown().await;
+    // The endpoint's own grace period runs while the connections finish: a
+    // stream still open when it ends is closed with its last words. New
+    // connections are still taken meanwhile, so a request sent then is
+    // answered that the server is stopping instead of waiting unread.
+    let endpoint = mcp.clone();
+    let stopped = tokio::spawn(async move { endpoint.shutdown().await });
+    let draining = tokio::spawn(connections.shutdown());
+    tokio::pin!(stopped);
+    let ended = async { drop(stopped.as_mut().await) };
+    tokio::pin!(ended);
+    while let Some((stream, place)) = next(&listener, &places, &mut ended).await {
+        let connection = http1(listening)
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(place);
+        });
+    }
+    let _ = draining.await;
     Ok(())
+}
+
+/// The next connection with a place of its own, or `None` once `until`
+/// completes. The place is taken first: beyond the limit, connections wait
+/// in the system's queue instead of being read.
+async fn next<F: std::future::Future<Output = ()> + Unpin>(
+    listener: &tokio::net::TcpListener,
+    places: &Arc<Semaphore>,
+    until: &mut F,
+) -> Option<(tokio::net::TcpStream, tokio::sync::OwnedSemaphorePermit)> {
+    loop {
+        let place = tokio::select! {
+            place = places.clone().acquire_owned() => place.ok()?,
+            () = &mut *until => return None,
+        };
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => return Some((stream, place)),
+                // Out of file descriptors, or a connection reset before it
+                // was taken: wait a moment and go on.
+                Err(error) => {
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+            () = &mut *until => return None,
+        }
+    }
+}
+
+/// hyper's HTTP/1 connection settings: the header deadline.
+fn http1(listening: Listening) -> hyper::server::conn::http1::Builder {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(listening.header_read_timeout);
+    builder
 }
 
 /// SIGINT or SIGTERM.

@@ -60,22 +60,44 @@ pub(crate) enum HandlerContext<'a, C: 'static> {
     /// The program's own call, with a context it lends: a synchronous
     /// handler runs on the calling thread.
     Lent(&'a C),
-    /// A served call: a synchronous handler runs where blocking is allowed.
-    /// (Only the rmcp adapter serves calls.)
+    /// A served call: a synchronous handler runs where blocking is allowed,
+    /// holding what the call holds until it returns. (Only the rmcp adapter
+    /// serves calls.)
     #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    Served(&'a Arc<C>, Offload<C>),
+    Served(&'a Arc<C>, Offload<C>, Hold),
+}
+
+/// What a served call holds while its handler runs (its place among the
+/// calls in progress), released when the handler ends. A synchronous
+/// handler handed to the blocking pool cannot be stopped: when the call is
+/// dropped (cancelled, cut off at shutdown) it runs on, and keeps the hold
+/// until it returns, so a client cannot start more handlers than the server
+/// admits by cancelling each one.
+pub(crate) struct Hold(#[allow(dead_code)] Option<Box<dyn Send>>);
+
+impl Hold {
+    /// Holds `held` until the handler ends.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn of(held: impl Send + 'static) -> Hold {
+        Hold(Some(Box::new(held)))
+    }
 }
 
 /// Runs a synchronous handler off the async runtime, giving back the call.
-type Offload<C> =
-    fn(Arc<C>, SyncHandler<C>, Arguments, Call) -> BoxFuture<'static, std::thread::Result<Outcome>>;
+type Offload<C> = fn(
+    Arc<C>,
+    SyncHandler<C>,
+    Arguments,
+    Call,
+    Hold,
+) -> BoxFuture<'static, std::thread::Result<Outcome>>;
 
 #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 impl<'a, C: Send + Sync + 'static> HandlerContext<'a, C> {
     /// A served call's context: its synchronous handlers run where blocking
-    /// is allowed.
-    pub(crate) fn served(context: &'a Arc<C>) -> HandlerContext<'a, C> {
-        HandlerContext::Served(context, where_blocking_is_allowed::<C>)
+    /// is allowed, holding `hold` until they return.
+    pub(crate) fn served(context: &'a Arc<C>, hold: Hold) -> HandlerContext<'a, C> {
+        HandlerContext::Served(context, where_blocking_is_allowed::<C>, hold)
     }
 }
 
@@ -83,7 +105,7 @@ impl<'a, C> HandlerContext<'a, C> {
     fn get(&self) -> &'a C {
         match self {
             HandlerContext::Lent(context) => context,
-            HandlerContext::Served(context, _) => context,
+            HandlerContext::Served(context, ..) => context,
         }
     }
 }
@@ -104,6 +126,7 @@ fn where_blocking_is_allowed<C: Send + Sync + 'static>(
     handler: SyncHandler<C>,
     arguments: Arguments,
     call: Call,
+    hold: Hold,
 ) -> BoxFuture<'static, std::thread::Result<Outcome>> {
     use tokio::runtime::{Handle, RuntimeFlavor};
     Box::pin(async move {
@@ -120,13 +143,17 @@ fn where_blocking_is_allowed<C: Send + Sync + 'static>(
             }
             IN_PLACE.fetch_sub(1, Ordering::AcqRel);
         }
-        tokio::task::spawn_blocking(move || run_sync(handler, &context, arguments, &call))
-            .await
-            .unwrap_or_else(|error| {
-                Err(Box::new(format!(
-                    "the blocking pool did not run it: {error}"
-                )))
-            })
+        tokio::task::spawn_blocking(move || {
+            let outcome = run_sync(handler, &context, arguments, &call);
+            drop(hold);
+            outcome
+        })
+        .await
+        .unwrap_or_else(|error| {
+            Err(Box::new(format!(
+                "the blocking pool did not run it: {error}"
+            )))
+        })
     })
 }
 
@@ -210,8 +237,8 @@ pub(crate) async fn execute<C>(
             HandlerContext::Lent(context) => {
                 Ran::Finished(run_sync(*invoke, context, arguments, &call))
             }
-            HandlerContext::Served(context, offload) => {
-                let outcome = offload(context.clone(), *invoke, arguments, call).await;
+            HandlerContext::Served(context, offload, hold) => {
+                let outcome = offload(context.clone(), *invoke, arguments, call, hold).await;
                 return finish(info, outcome, None, wrap_output, era);
             }
         },

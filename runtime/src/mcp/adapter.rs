@@ -21,7 +21,7 @@
 
 use crate::call::ask::AskError;
 use crate::call::content::Content;
-use crate::call::execute::HandlerContext;
+use crate::call::execute::{HandlerContext, Hold};
 use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts, TaskSlot};
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
@@ -837,7 +837,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     where
         H: FnOnce(bool, &Arguments) -> Result<Call, CallError>,
     {
-        let _admitted = match self.admission.admit(caller, name) {
+        let admitted = match self.admission.admit(caller, name) {
             Ok(admitted) => admitted,
             Err(refusal) => {
                 tracing::info!(tool = %quote::text(name), %refusal, "a call was not admitted");
@@ -845,9 +845,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             }
         };
         // A refusal is answered here and now; the handler runs in the
-        // future (a synchronous one on the blocking pool).
+        // future (a synchronous one on the blocking pool), holding the
+        // call's place until it ends.
         let dispatched = self.registry.dispatch(
-            HandlerContext::served(&self.context),
+            HandlerContext::served(&self.context, Hold::of(admitted)),
             caller,
             entry,
             name,
@@ -1018,7 +1019,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ) {
         let name = request.name.to_string();
         let arguments = request.arguments.take().unwrap_or_default();
-        let _admitted = match self.admission.admit(&caller, &name) {
+        let admitted = match self.admission.admit(&caller, &name) {
             Ok(admitted) => admitted,
             Err(refusal) => {
                 tracing::info!(tool = %quote::text(&name), %refusal, "a call was not admitted");
@@ -1055,7 +1056,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Ok(self.call_handle(&context, &caller, rounds, cancel.clone(), slot.clone()))
         };
         let dispatched = self.registry.dispatch(
-            HandlerContext::served(&self.context),
+            HandlerContext::served(&self.context, Hold::of(admitted)),
             &caller,
             self.registry.get(&name),
             &name,

@@ -24,10 +24,10 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
 #[cfg(feature = "http")]
 use std::num::NonZeroU32;
-use std::sync::Mutex;
 #[cfg(feature = "http")]
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 #[cfg(feature = "http")]
 use std::time::Duration;
 
@@ -104,15 +104,15 @@ pub(crate) struct Admission {
 }
 
 /// A call's place among those in progress; dropping it frees the place.
-/// It borrows the admission state rather than sharing it: the call it
-/// admits ends before the server does, and a reference count would cost
-/// every call two more atomic operations.
-pub(crate) struct Admitted<'a> {
-    admission: &'a Admission,
+/// It shares the admission state: a synchronous handler handed to the
+/// blocking pool keeps its place until it returns, which may be after its
+/// call was dropped (cancelled, or cut off at shutdown).
+pub(crate) struct Admitted {
+    admission: Arc<Admission>,
     key: Option<String>,
 }
 
-impl Drop for Admitted<'_> {
+impl Drop for Admitted {
     #[inline]
     fn drop(&mut self) {
         self.admission.total.fetch_sub(1, Ordering::AcqRel);
@@ -178,7 +178,7 @@ impl Admission {
     /// Admits a call by `caller` to `tool`, or refuses it with a sentence
     /// the caller can act on.
     #[inline]
-    pub(crate) fn admit(&self, caller: &Caller, tool: &str) -> Result<Admitted<'_>, String> {
+    pub(crate) fn admit(self: &Arc<Self>, caller: &Caller, tool: &str) -> Result<Admitted, String> {
         // Every call on a server without tokens comes this way: kept small
         // enough to inline, the refusal's wording out of line.
         if let Some(subject) = &caller.identity().subject {
@@ -188,7 +188,7 @@ impl Admission {
             return Err(self.refuse_over_total(tool));
         }
         Ok(Admitted {
-            admission: self,
+            admission: self.clone(),
             key: None,
         })
     }
@@ -205,7 +205,7 @@ impl Admission {
 
     /// [`Admission::admit`] for a caller with a subject: its rate, then the
     /// calls in all, then its own calls in progress.
-    fn admit_subject(&self, subject: &str, tool: &str) -> Result<Admitted<'_>, String> {
+    fn admit_subject(self: &Arc<Self>, subject: &str, tool: &str) -> Result<Admitted, String> {
         let key = subject.to_owned();
         #[cfg(feature = "http")]
         self.within_rate(&key, tool)?;
@@ -226,7 +226,7 @@ impl Admission {
         *by_caller.entry(key.clone()).or_default() += 1;
         drop(by_caller);
         Ok(Admitted {
-            admission: self,
+            admission: self.clone(),
             key: Some(key),
         })
     }

@@ -15,59 +15,94 @@
 //! At shutdown the transport waits until nothing is in flight, up to its
 //! grace period, and answers what is left itself ([`InFlight::abandon`]);
 //! an answer rmcp writes later for an id no longer in flight is dropped.
+//!
+//! A cancelled request leaves at once ([`InFlight::cancel`]), but its
+//! handler may still be finishing, and rmcp would hand its late answer to a
+//! new request under the same id (and cancel the new one). MCP forbids
+//! using an id twice in a session, so the ids of the last
+//! [`REMEMBERED_CANCELLATIONS`] cancelled requests are refused.
 
 use crate::transport::guard::RequestId;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::Mutex;
 use tokio::sync::Notify;
 
+/// How many cancelled ids a session remembers, to refuse them again.
+pub(crate) const REMEMBERED_CANCELLATIONS: usize = 1024;
+
 /// The requests in flight on one session.
 pub(crate) struct InFlight {
-    ids: Mutex<HashSet<RequestId>>,
+    ids: Mutex<Ids>,
     max: usize,
     /// Woken whenever a request leaves.
     left: Notify,
 }
 
+/// The ids of one session: in flight, and recently cancelled.
+#[derive(Default)]
+struct Ids {
+    in_flight: HashSet<RequestId>,
+    cancelled: HashSet<RequestId>,
+    /// The cancelled ids, oldest first, to forget past the bound.
+    order: VecDeque<RequestId>,
+}
+
 /// Why a request could not enter.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct InUse;
+pub(crate) enum Refusal {
+    /// A request under the same id is in flight.
+    InUse,
+    /// A request under the same id was cancelled.
+    Cancelled,
+}
 
 impl InFlight {
     /// At most `max` requests in flight at once.
     pub(crate) fn new(max: usize) -> InFlight {
         InFlight {
-            ids: Mutex::new(HashSet::new()),
+            ids: Mutex::default(),
             max: max.max(1),
             left: Notify::new(),
         }
     }
 
-    fn ids(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
+    fn ids(&self) -> std::sync::MutexGuard<'_, Ids> {
         self.ids.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Whether a request under `id` is in flight.
-    pub(crate) fn contains(&self, id: &RequestId) -> bool {
-        self.ids().contains(id)
+    /// Why a request under `id` cannot enter now, if it cannot: one under
+    /// the same id is in flight, or was cancelled.
+    pub(crate) fn refusal(&self, id: &RequestId) -> Option<Refusal> {
+        let ids = self.ids();
+        if ids.in_flight.contains(id) {
+            Some(Refusal::InUse)
+        } else if ids.cancelled.contains(id) {
+            Some(Refusal::Cancelled)
+        } else {
+            None
+        }
     }
 
     /// Records a request under `id`, waiting while the limit is reached;
-    /// [`InUse`] when a request under the same id is in flight.
-    pub(crate) async fn enter(&self, id: &RequestId) -> Result<(), InUse> {
+    /// refused when a request under the same id is in flight or was
+    /// cancelled.
+    pub(crate) async fn enter(&self, id: &RequestId) -> Result<(), Refusal> {
         loop {
             // Registered before looking, so a leave between the look and the
             // wait is not missed.
             let left = self.left.notified();
             {
                 let mut ids = self.ids();
-                if ids.contains(id) {
-                    return Err(InUse);
+                if ids.in_flight.contains(id) {
+                    return Err(Refusal::InUse);
                 }
-                if ids.len() < self.max {
-                    ids.insert(id.clone());
+                if ids.cancelled.contains(id) {
+                    return Err(Refusal::Cancelled);
+                }
+                if ids.in_flight.len() < self.max {
+                    ids.in_flight.insert(id.clone());
                     return Ok(());
                 }
             }
@@ -75,21 +110,40 @@ impl InFlight {
         }
     }
 
-    /// Crosses off the request under `id`: its answer was written, or it was
-    /// cancelled. Whether it was in flight.
+    /// Crosses off the request under `id`: its answer was written. Whether
+    /// it was in flight.
     pub(crate) fn leave(&self, id: &RequestId) -> bool {
-        let was = self.ids().remove(id);
+        let was = self.ids().in_flight.remove(id);
         if was {
             self.left.notify_waiters();
         }
         was
     }
 
+    /// Crosses off the request under `id`, which the client cancelled: it
+    /// gets no answer, and its id is not used again.
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        let mut ids = self.ids();
+        if !ids.in_flight.remove(id) {
+            return;
+        }
+        if ids.cancelled.insert(id.clone()) {
+            ids.order.push_back(id.clone());
+            if ids.order.len() > REMEMBERED_CANCELLATIONS
+                && let Some(oldest) = ids.order.pop_front()
+            {
+                ids.cancelled.remove(&oldest);
+            }
+        }
+        drop(ids);
+        self.left.notify_waiters();
+    }
+
     /// Waits until nothing is in flight.
     pub(crate) async fn drained(&self) {
         loop {
             let left = self.left.notified();
-            if self.ids().is_empty() {
+            if self.ids().in_flight.is_empty() {
                 return;
             }
             left.await;
@@ -98,7 +152,7 @@ impl InFlight {
 
     /// Takes every request still in flight out, for the transport to answer.
     pub(crate) fn abandon(&self) -> Vec<RequestId> {
-        let abandoned: Vec<RequestId> = self.ids().drain().collect();
+        let abandoned: Vec<RequestId> = self.ids().in_flight.drain().collect();
         self.left.notify_waiters();
         abandoned
     }
@@ -191,9 +245,25 @@ mod tests {
     async fn an_id_in_flight_is_refused_until_its_answer_is_written() {
         let inflight = InFlight::new(4);
         inflight.enter(&id(1)).await.unwrap();
-        assert_eq!(inflight.enter(&id(1)).await, Err(InUse));
+        assert_eq!(inflight.enter(&id(1)).await, Err(Refusal::InUse));
         assert!(inflight.leave(&id(1)));
         assert!(!inflight.leave(&id(1)), "crossed off once");
+        inflight.enter(&id(1)).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_id_leaves_its_place_and_is_not_taken_again() {
+        let inflight = InFlight::new(1);
+        inflight.enter(&id(1)).await.unwrap();
+        inflight.cancel(&id(1));
+        inflight.enter(&id(2)).await.unwrap();
+        assert_eq!(inflight.refusal(&id(1)), Some(Refusal::Cancelled));
+        assert!(inflight.leave(&id(2)));
+        assert_eq!(inflight.enter(&id(1)).await, Err(Refusal::Cancelled));
+        for n in 10..10 + REMEMBERED_CANCELLATIONS as i64 {
+            inflight.enter(&id(n)).await.unwrap();
+            inflight.cancel(&id(n));
+        }
         inflight.enter(&id(1)).await.unwrap();
     }
 

@@ -36,7 +36,7 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ServerHandler, ServiceExt};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt,
@@ -181,6 +181,10 @@ struct Direct {
     max_depth: usize,
     /// A listing whose id is in flight is left to the guard, which refuses it.
     inflight: Arc<InFlight>,
+    /// The lines handed to the guard that it has not yet been through: a
+    /// listing is answered here only when there are none, so that it never
+    /// overtakes an earlier request under its id.
+    behind: Arc<AtomicUsize>,
     /// Cleared when serving ends: a line read after that is not answered.
     serving: Arc<AtomicBool>,
     /// Once the server is shutting down, listings too go to the guard,
@@ -205,9 +209,13 @@ impl Direct {
         // escapes is still one, answered on the guard's path.
         if !self.serving.load(Ordering::Acquire)
             || self.shutdown.is_cancelled()
+            || self.behind.load(Ordering::Acquire) > 0
             || memchr::memmem::find(line, b"tools/list").is_none()
             || !guard::inspect(line, self.max_depth).is_ok_and(|passed| {
-                passed.lists_tools() && passed.id.is_some_and(|id| !self.inflight.contains(&id))
+                passed.lists_tools()
+                    && passed
+                        .id
+                        .is_some_and(|id| self.inflight.refusal(&id).is_none())
             })
         {
             return Answered::No;
@@ -259,6 +267,7 @@ where
     let (lines_tx, lines_rx) = mpsc::channel(LINES_AHEAD);
     let serving = Arc::new(AtomicBool::new(true));
     let inflight = Arc::new(InFlight::new(limits.max_in_flight));
+    let behind = Arc::new(AtomicUsize::new(0));
     let output = match ends {
         Ends::Io(reader, writer) => {
             tokio::spawn(read_lines(
@@ -275,6 +284,7 @@ where
                 shortcut,
                 max_depth: limits.max_depth,
                 inflight: inflight.clone(),
+                behind: behind.clone(),
                 serving: serving.clone(),
                 shutdown: shutdown.clone(),
             });
@@ -301,6 +311,7 @@ where
             limits,
             shortcut,
             inflight,
+            behind,
             shutdown,
             rmcp_stop: rmcp_stop.clone(),
         },
@@ -377,6 +388,9 @@ fn read_stdin(max: usize, direct: Option<Direct>, lines: mpsc::Sender<Incoming>)
                 }
             }
             Ok(Some(incoming)) => {
+                if let Some(direct) = &direct {
+                    direct.behind.fetch_add(1, Ordering::AcqRel);
+                }
                 if lines.blocking_send(incoming).is_err() {
                     return;
                 }
@@ -486,6 +500,9 @@ struct Guarding {
     limits: Limits,
     shortcut: Option<Arc<dyn Shortcut>>,
     inflight: Arc<InFlight>,
+    /// The lines read on stdin's own thread and not yet through the guard
+    /// ([`Direct::behind`]); counted down as each one is.
+    behind: Arc<AtomicUsize>,
     /// The server is shutting down.
     shutdown: CancellationToken,
     /// Stops rmcp, once nothing is left for it to answer.
@@ -557,7 +574,7 @@ impl Judge {
             // rmcp sends no answer to a cancelled request, and neither
             // does the shortcut.
             self.calls.cancel(cancelled);
-            inflight.leave(cancelled);
+            inflight.cancel(cancelled);
         }
         if !self.opened && passed.kind != Kind::Request {
             tracing::debug!("a message before rmcp's first request was dropped");
@@ -570,8 +587,8 @@ impl Judge {
         if self.stopping.is_some() {
             return Verdict::Refuse(guard::shutting_down(Some(&id)));
         }
-        if inflight.contains(&id) {
-            return Verdict::Refuse(guard::id_in_use(&id));
+        if let Some(refusal) = inflight.refusal(&id) {
+            return Verdict::Refuse(refused_id(refusal, &id));
         }
         if let Some(listing) = passed
             .lists_tools()
@@ -589,6 +606,14 @@ impl Judge {
         self.opened |= passed.method != guard::Method::ToolsCall;
         let call = passed.call.take();
         Verdict::Enter { id, line, call }
+    }
+}
+
+/// The refusal of a request under an id in flight, or cancelled.
+fn refused_id(refusal: inflight::Refusal, id: &guard::RequestId) -> guard::Refused {
+    match refusal {
+        inflight::Refusal::InUse => guard::id_in_use(id),
+        inflight::Refusal::Cancelled => guard::id_cancelled(id),
     }
 }
 
@@ -709,6 +734,7 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
         limits,
         shortcut,
         inflight,
+        behind,
         shutdown,
         rmcp_stop,
     } = guarding;
@@ -755,8 +781,8 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                 // Held here while the limit is reached: no more input is
                 // read until an answer is written.
                 let entered = tokio::select! {
-                    entered = inflight.enter(&id) => entered,
-                    () = shutdown.cancelled() => Err(inflight::InUse),
+                    entered = inflight.enter(&id) => entered.map_err(Some),
+                    () = shutdown.cancelled() => Err(None),
                 };
                 let direct = judge.shortcut.as_ref().zip(call);
                 match entered {
@@ -772,13 +798,14 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                             forward(&mut to_rmcp, line).await
                         }
                     },
-                    Err(_) if shutdown.is_cancelled() => {
-                        answer(guard::shutting_down(Some(&id)), judge.unread).await
-                    }
-                    Err(_) => answer(guard::id_in_use(&id), judge.unread).await,
+                    Err(None) => answer(guard::shutting_down(Some(&id)), judge.unread).await,
+                    Err(Some(refusal)) => answer(refused_id(refusal, &id), judge.unread).await,
                 }
             }
         };
+        // A line read on stdin's own thread is through: its id, if it
+        // entered, is in flight. (Lines read otherwise were never counted.)
+        let _ = behind.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
         if !going_on {
             break;
         }

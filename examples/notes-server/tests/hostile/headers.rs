@@ -46,7 +46,7 @@ both_mounts! {
         let stats = post_stateless(server.port, json!(6), "tools/call", json!({"name": "notes_stats"}));
         assert_eq!(stats.json()["result"]["structuredContent"]["notes"], 0, "nothing was created: {}", stats.body);
         // `Accept` is a list, whose lines every reader joins: two are one.
-        let mut split: Vec<(&str, &str)> = headers.iter().copied().collect();
+        let mut split: Vec<(&str, &str)> = headers.to_vec();
         split.push(("Accept", "text/event-stream"));
         let answer = post(server.port, &split, body.as_bytes());
         assert_eq!(answer.status, 200, "{}", answer.body);

@@ -76,3 +76,54 @@ fn on_stdio_four_requests_that_are_also_responses_do_not_stop_the_server_reading
     server.send(r#"{"jsonrpc":"2.0","id":"after","method":"ping"}"#);
     assert_eq!(server.answer(&json!("after"))["result"], json!({}));
 }
+
+#[test]
+fn on_a_stdin_the_runtime_cannot_poll_a_listing_never_overtakes_an_earlier_request_under_its_id() {
+    // A regular file as stdin: read on a thread of its own, where listings
+    // are answered as they are read.
+    let dir = crate::common::TempDir::new("hostile", "file-stdin");
+    let mut input = String::new();
+    input.push_str(&initialize(0, "initialize"));
+    input.push('\n');
+    input.push_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    input.push('\n');
+    for id in 1..=40 {
+        input.push_str(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"notes_stats","arguments":{{}}}}}}"#
+        ));
+        input.push('\n');
+        input.push_str(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#
+        ));
+        input.push('\n');
+    }
+    let file = dir.0.join("input.jsonl");
+    std::fs::write(&file, input).unwrap();
+    let output = std::process::Command::new(SERVER)
+        .args(["serve", "--db"])
+        .arg(dir.0.join("notes.db"))
+        .stdin(std::fs::File::open(&file).unwrap())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let answers: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    for id in 1..=40 {
+        let mine: Vec<&Value> = answers.iter().filter(|answer| answer["id"] == id).collect();
+        let call = mine
+            .iter()
+            .position(|answer| answer["result"]["structuredContent"]["notes"].is_u64())
+            .unwrap_or_else(|| panic!("the call under id {id} is answered: {mine:?}"));
+        // The listing is refused while the call is in flight, or answered
+        // after it: never before.
+        assert!(
+            mine[..call]
+                .iter()
+                .all(|answer| answer["error"]["code"] == -32600),
+            "under id {id}: {mine:?}"
+        );
+    }
+}

@@ -47,3 +47,24 @@ both_mounts! {
         }
     }
 }
+
+both_mounts! {
+    fn a_request_sent_during_the_grace_period_is_answered_at_once_that_nothing_of_it_ran(mount: Mount) {
+        let server = Server::http_on(mount, "during-grace", &["--shutdown-grace", "3"]);
+        let port = server.port;
+        let long = std::thread::spawn(move || {
+            post_stateless(port, json!(1), "tools/call", json!({"name": "notes_watch", "arguments": {"seconds": 10}}))
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        server.terminate();
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        let late = post_stateless(port, json!(2), "tools/call", json!({"name": "notes_stats"}));
+        assert!(asked.elapsed() < Duration::from_secs(2), "answered in {:?}", asked.elapsed());
+        assert_eq!(late.status, 503, "{}", late.body);
+        let message = late.json()["error"]["message"].as_str().unwrap().to_owned();
+        assert!(message.contains("nothing of this one ran"), "{message}");
+        let cut = long.join().unwrap();
+        assert_eq!(cut.status, 503, "{}", cut.body);
+    }
+}

@@ -15,6 +15,9 @@ use tokio_util::sync::CancellationToken;
 
 /// Serves until `shutdown` is cancelled; the requests being served get the
 /// grace period to finish, and what is left is answered with an error.
+/// Connections are still taken during the grace period, so that a request
+/// sent then is answered that the server is stopping (it ran nothing)
+/// instead of waiting unread until the process exits.
 pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
     handler: H,
     listener: TcpListener,
@@ -32,6 +35,14 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
     let service = HttpService::new(handler, limits, shortcut, gate, Mount::Listener(address));
     service.check_address(address)?;
     tracing::info!(%address, "serving MCP over streamable HTTP at http://{address}{MCP_PATH}");
+    let stopped = {
+        let (service, shutdown) = (service.clone(), shutdown.clone());
+        async move {
+            shutdown.cancelled().await;
+            service.shutdown().await;
+        }
+    };
+    tokio::pin!(stopped);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -44,7 +55,7 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
                     continue;
                 }
             },
-            () = shutdown.cancelled() => break,
+            () = &mut stopped => break,
         };
         // rmcp ends a streamed answer with a small write of its own; with
         // Nagle's algorithm that write waits for the client's delayed ACK
@@ -58,7 +69,13 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
             continue;
         };
         let service = service.clone();
-        let shutdown = shutdown.clone();
+        // A connection taken once shutdown began is not shut down with the
+        // others: it has its one request to send, answered that the server
+        // is stopping, after which it closes.
+        let shutdown = match shutdown.is_cancelled() {
+            false => shutdown.clone(),
+            true => CancellationToken::new(),
+        };
         tokio::spawn(async move {
             let place = Arc::new(place);
             let closed = place.closed().clone();
@@ -94,7 +111,6 @@ pub(crate) async fn serve<H: ServerHandler + Clone + Send + Sync + 'static>(
             }
         });
     }
-    service.shutdown().await;
     Ok(())
 }
 
