@@ -478,7 +478,7 @@ async fn over_http_a_stream_cut_off_by_the_end_of_the_grace_period_ends_with_the
 async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_returns() {
     use tokio::io::{AsyncBufReadExt, BufReader};
     let shelf = Arc::new(Shelf::new());
-    let held = shelf.hold();
+    let held = client::hold(&shelf);
     let server = Server::new(client::everything(), shelf.clone())
         .handle_signals(false)
         .call_limits(CallLimits {

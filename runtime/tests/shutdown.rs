@@ -58,7 +58,7 @@ async fn until_put(shelf: &Shelf) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_unknown_outcome() {
     let shelf = Arc::new(Shelf::new());
-    let held = shelf.hold();
+    let held = client::hold(&shelf);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -120,7 +120,7 @@ async fn over_http_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_u
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_stdio_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_unknown_outcome() {
     let shelf = Arc::new(Shelf::new());
-    let held = shelf.hold();
+    let held = client::hold(&shelf);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = Server::new(everything(), shelf.clone())
         .handle_signals(false)

@@ -536,3 +536,33 @@ pub fn pinned() -> Caller {
     let fingerprint = *TOOLS.get("items_get").unwrap().fingerprint();
     Caller::operator().pinned(Pins::new([("items_get".to_owned(), fingerprint)]).unwrap())
 }
+
+/// The fixture's shelf held from a thread of its own, as another process
+/// holds a database's lock, until this is dropped: a call that puts an item
+/// waits until then.
+pub struct Held(
+    Option<std::sync::mpsc::Sender<()>>,
+    Option<std::thread::JoinHandle<()>>,
+);
+
+pub fn hold(shelf: &Arc<Shelf>) -> Held {
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let (taken, is_taken) = std::sync::mpsc::channel::<()>();
+    let shelf = shelf.clone();
+    let holder = std::thread::spawn(move || {
+        let _guard = shelf.hold();
+        let _ = taken.send(());
+        let _ = released.recv();
+    });
+    is_taken.recv().expect("the shelf is held");
+    Held(Some(release), Some(holder))
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        drop(self.0.take());
+        if let Some(holder) = self.1.take() {
+            let _ = holder.join();
+        }
+    }
+}
