@@ -268,13 +268,25 @@ async fn only_a_cancellation_rmcp_acts_on_frees_the_id_of_the_request_it_names()
             .contains("still in progress"),
         "{refused}"
     );
-    // A cancellation rmcp reads, its id written as rmcp reads ids.
+    // A cancellation rmcp reads, its id written as rmcp reads ids: request
+    // 1 is cancelled, and its id, which its handler could still answer
+    // under, is not taken again.
     pipe.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.0,"reason":"done"}}"#)
         .await;
     pipe.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
         .await;
-    let answer = answer_to(&mut pipe, &json!(1)).await;
-    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    let refused = answer_to(&mut pipe, &json!(1)).await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("was cancelled"),
+        "{refused}"
+    );
+    pipe.send(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        .await;
+    let answer = answer_to(&mut pipe, &json!(2)).await;
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
 }
 
 #[tokio::test]
