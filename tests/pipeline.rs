@@ -326,6 +326,11 @@ fn a_tool_hidden_inside_a_macro_fails_the_build_instead_of_passing_silently() {
         "{output}"
     );
     assert!(output.contains("inside another macro"), "{output}");
+    assert!(
+        output
+            .contains("It read src/lib.rs (the root of the crate that invokes `include_table!()`"),
+        "the sentence names the root the build read: {output}"
+    );
 }
 
 #[test]
@@ -346,6 +351,11 @@ fn a_constraint_or_an_example_fails_the_build_at_the_tool_until_the_validate_fea
             "    /// The most notes to return.\n",
             "    /// The most notes to return.\n    #[schemars(range(max = 100))]\n",
         )
+        // An extension is no constraint: no error is about it.
+        .replace(
+            "    /// Text to find in titles and bodies.\n",
+            "    /// Text to find in titles and bodies.\n    #[schemars(extend(\"x-mcp-header\" = \"Query\"))]\n",
+        )
         .replace(
             "#[tool(tier = read, toolset = \"notes\", world = closed)]",
             "#[tool(tier = read, toolset = \"notes\", world = closed, example = r#\"{\"query\": \"milk\"}\"#)]",
@@ -354,11 +364,12 @@ fn a_constraint_or_an_example_fails_the_build_at_the_tool_until_the_validate_fea
     let (ok, output) = cargo_build(&dir);
     assert!(!ok, "a constraint nothing would check must fail the build");
     assert!(
-        output.contains("src/notes.rs:22:8: the input schema of tool `notes_search` has constraints its parameter type does not enforce"),
+        output.contains("src/notes.rs:23:8: tool `notes_search` has `maximum` at `/properties/limit/maximum` (the field `limit`) in its input schema, a constraint its parameter type does not enforce"),
         "{output}"
     );
+    assert!(!output.contains("x-mcp-header"), "{output}");
     assert!(
-        output.contains("src/notes.rs:21:66: the example of tool `notes_search` is checked against its input schema at build time"),
+        output.contains("src/notes.rs:22:66: the example of tool `notes_search` is checked against its input schema at build time"),
         "{output}"
     );
     assert!(output.contains("features = [\"validate\"]"), "{output}");
@@ -401,6 +412,11 @@ fn a_table_baked_with_the_validator_does_not_compile_against_a_server_without_it
         .replace(
             "    /// The most notes to return.\n",
             "    /// The most notes to return.\n    #[schemars(range(max = 100))]\n",
+        )
+        // An extension is no constraint: no error is about it.
+        .replace(
+            "    /// Text to find in titles and bodies.\n",
+            "    /// Text to find in titles and bodies.\n    #[schemars(extend(\"x-mcp-header\" = \"Query\"))]\n",
         );
     std::fs::write(dir.join("src/notes.rs"), notes).unwrap();
     let (ok, output) = cargo_build(&dir);

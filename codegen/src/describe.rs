@@ -306,30 +306,33 @@ fn describe_tool(
         ));
     }
 
-    let validates = validate::needs_validation(&input_schema);
+    let constraint = validate::first_constraint(&input_schema);
+    let validates = constraint.is_some();
     if errors.is_empty() {
         errors.extend(check_enforceable(
             &decl,
             attr,
             &input_schema,
-            validates,
+            constraint.as_ref(),
             &at,
         ));
     }
 
     let (output_schema, wrap_output) = match (decl.shape.output.kind, &decl.shape.output.ty) {
-        (OutputKind::Text | OutputKind::Content, _) => (None, false),
-        (OutputKind::Structured, None) => {
+        (OutputKind::Text | OutputKind::Content | OutputKind::Result, _) => (None, false),
+        (OutputKind::Structured | OutputKind::Summarized, None) => {
             (Some(schema::wrap_output(json!({"type": "null"}))), true)
         }
-        (OutputKind::Structured, Some(ty)) => match lowerer.output_schema(module, ty) {
-            Ok(schema) if schema::is_object_schema(&schema) => (Some(schema), false),
-            Ok(schema) => (Some(schema::wrap_output(schema)), true),
-            Err(found) => {
-                errors.extend(found.into_iter().map(|e| lower_error(krate, e)));
-                (None, false)
+        (OutputKind::Structured | OutputKind::Summarized, Some(ty)) => {
+            match lowerer.output_schema(module, ty) {
+                Ok(schema) if schema::is_object_schema(&schema) => (Some(schema), false),
+                Ok(schema) => (Some(schema::wrap_output(schema)), true),
+                Err(found) => {
+                    errors.extend(found.into_iter().map(|e| lower_error(krate, e)));
+                    (None, false)
+                }
             }
-        },
+        }
     };
 
     let mut meta = Map::new();
@@ -402,7 +405,7 @@ fn check_enforceable(
     decl: &ToolDecl,
     attr: &ToolAttr,
     input_schema: &Value,
-    validates: bool,
+    constraint: Option<&validate::Constraint>,
     at: &dyn Fn(proc_macro2::Span) -> Location,
 ) -> Vec<Diagnostic> {
     let name = &decl.name;
@@ -417,11 +420,13 @@ fn check_enforceable(
         }
     };
     let mut errors = Vec::new();
-    if validator.is_none() && validates {
+    if validator.is_none()
+        && let Some(constraint) = constraint
+    {
         errors.push(Diagnostic::error(
             at(decl.fn_ident.span()),
             format!(
-                "the input schema of tool `{name}` has constraints its parameter type does not enforce (bounds, lengths, patterns or formats), which the server checks before the handler runs: {NO_VALIDATOR}"
+                "tool `{name}` has {constraint} in its input schema, a constraint its parameter type does not enforce, which the server checks before the handler runs: {NO_VALIDATOR}"
             ),
         ));
     }

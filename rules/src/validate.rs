@@ -148,37 +148,41 @@ const INTEGER_FORMATS: [&str; 12] = [
     "int", "uint",
 ];
 
-/// Keywords that only describe, or that serde enforces by deserializing
-/// into the parameter type (types, required fields, unknown fields refused,
-/// enums, tuples, references). `enum` and `const` count as enforced: the
-/// build writes them for Rust enums and tags, which serde checks.
-const STRUCTURAL: [&str; 22] = [
-    "$schema",
-    "$id",
-    "$ref",
-    "$defs",
-    "$comment",
-    "$anchor",
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "prefixItems",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "enum",
-    "const",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
+/// The assertions of JSON Schema 2020-12 that deserializing into a Rust
+/// type does not check, and the validator does: bounds, lengths, patterns,
+/// formats, counts, uniqueness, and the applicators that assert (`not`,
+/// `if`, `contains`, …). Everything else a schema may hold is enforced by
+/// serde (types, `required`, `enum`, `const`, `additionalProperties`
+/// written for `deny_unknown_fields`), or asserts nothing: annotations,
+/// `x-` extensions, and keywords the dialect does not define, which the
+/// validator ignores too.
+const CONSTRAINTS: [&str; 25] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "patternProperties",
+    "not",
+    "if",
+    "unevaluatedItems",
+    "unevaluatedProperties",
 ];
-
-/// Keywords that only annotate.
-const ANNOTATIONS: [&str; 3] = ["readOnly", "writeOnly", "nullable"];
 
 /// The bound of an integer format's Rust type, as schemars writes it.
 fn type_bound(format: &str, key: &str) -> Option<f64> {
@@ -193,31 +197,178 @@ fn type_bound(format: &str, key: &str) -> Option<f64> {
     Some(if key == "minimum" { low } else { high })
 }
 
-/// Whether a schema promises anything that deserializing into the
-/// parameter type does not check: a bound, a length, a pattern, a format,
-/// uniqueness. The build script asks this of every baked input schema, so
-/// tools whose schema says only what their type enforces are never
-/// validated at run time and pay nothing for it.
+/// A keyword of a schema that the validator enforces and deserializing
+/// into the parameter type does not, and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    /// The keyword (`maximum`, `pattern`, …).
+    pub keyword: String,
+    /// Its JSON pointer within the schema (`/properties/limit/maximum`).
+    pub pointer: String,
+}
+
+impl Constraint {
+    /// The field it constrains, as the Rust type names it (`limit`,
+    /// `Note.title` for a field of a type in `$defs`); `None` for the
+    /// schema itself.
+    pub fn field(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        let mut segments = self.pointer.split('/').skip(1).map(unescape);
+        while let Some(segment) = segments.next() {
+            if segment == "properties" || segment == "$defs" {
+                parts.extend(segments.next());
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("."))
+    }
+}
+
+impl fmt::Display for Constraint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` at `{}`", self.keyword, self.pointer)?;
+        match self.field() {
+            Some(field) => write!(f, " (the field `{field}`)"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The first keyword of `schema` (depth first, in the schema's order) that
+/// promises what deserializing into the parameter type does not check: a
+/// bound, a length, a pattern, a format, uniqueness. The build script asks
+/// this of every baked input schema, so tools whose schema says only what
+/// their type enforces are never validated at run time and pay nothing for
+/// it, and a tool that needs the validator is told which keyword, where.
+pub fn first_constraint(schema: &Value) -> Option<Constraint> {
+    find_constraint(schema, &mut String::new())
+}
+
+/// Whether `schema` has a constraint its type does not enforce
+/// ([`first_constraint`]).
 pub fn needs_validation(schema: &Value) -> bool {
+    first_constraint(schema).is_some()
+}
+
+fn find_constraint(schema: &Value, pointer: &mut String) -> Option<Constraint> {
     let Value::Object(map) = schema else {
-        return false;
+        return None;
     };
     let format = map.get("format").and_then(Value::as_str);
-    map.iter().any(|(key, value)| match key.as_str() {
-        "format" => !format.is_some_and(|f| INTEGER_FORMATS.contains(&f)),
-        // schemars writes the range of a small integer type (`minimum: 0`
-        // on every unsigned one, `maximum: 255` on `u8`, ...), which the
-        // type already enforces.
-        "minimum" | "maximum" => value.as_f64() != format.and_then(|f| type_bound(f, key)),
-        "properties" | "$defs" => value
-            .as_object()
-            .is_some_and(|m| m.values().any(needs_validation)),
-        "additionalProperties" | "items" => needs_validation(value),
-        "prefixItems" | "anyOf" | "oneOf" | "allOf" => value
-            .as_array()
-            .is_some_and(|items| items.iter().any(needs_validation)),
-        other => !(STRUCTURAL.contains(&other) || ANNOTATIONS.contains(&other)),
-    })
+    for (key, value) in map {
+        let start = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&escape(key));
+        let constrains = match key.as_str() {
+            "format" => !format.is_some_and(|f| INTEGER_FORMATS.contains(&f)),
+            // schemars writes the range of a small integer type (`minimum: 0`
+            // on every unsigned one, `maximum: 255` on `u8`, ...), which the
+            // type already enforces.
+            "minimum" | "maximum" => value.as_f64() != format.and_then(|f| type_bound(f, key)),
+            other => CONSTRAINTS.contains(&other),
+        };
+        let found = if constrains {
+            Some(Constraint {
+                keyword: key.clone(),
+                pointer: pointer.clone(),
+            })
+        } else {
+            match key.as_str() {
+                "properties" | "$defs" => value.as_object().and_then(|members| {
+                    members.iter().find_map(|(name, sub)| {
+                        let here = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&escape(name));
+                        let found = find_constraint(sub, pointer);
+                        pointer.truncate(here);
+                        found
+                    })
+                }),
+                "additionalProperties" | "items" | "then" | "else" => {
+                    find_constraint(value, pointer)
+                }
+                "prefixItems" | "anyOf" | "oneOf" | "allOf" => value.as_array().and_then(|items| {
+                    items.iter().enumerate().find_map(|(i, sub)| {
+                        let here = pointer.len();
+                        pointer.push_str(&format!("/{i}"));
+                        let found = find_constraint(sub, pointer);
+                        pointer.truncate(here);
+                        found
+                    })
+                }),
+                _ => None,
+            }
+        };
+        pointer.truncate(start);
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// A JSON pointer's reference token for `name` (RFC 6901).
+fn escape(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains(['~', '/']) {
+        name.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        name.into()
+    }
+}
+
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+#[cfg(test)]
+mod constraints {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_constraint_is_found_with_its_keyword_pointer_and_field() {
+        let schema = json!({"type": "object", "properties": {
+            "query": {"type": "string"},
+            "limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 0, "maximum": 100},
+        }});
+        let found = first_constraint(&schema).unwrap();
+        assert_eq!(found.pointer, "/properties/limit/maximum");
+        assert_eq!(
+            found.to_string(),
+            "`maximum` at `/properties/limit/maximum` (the field `limit`)"
+        );
+        let nested = json!({"$defs": {"Note": {"properties": {"a/b": {"maxLength": 3}}}}});
+        let found = first_constraint(&nested).unwrap();
+        assert_eq!(found.pointer, "/$defs/Note/properties/a~1b/maxLength");
+        assert_eq!(found.field().as_deref(), Some("Note.a/b"));
+    }
+
+    #[test]
+    fn annotations_extensions_and_unknown_keywords_are_no_constraints() {
+        let schema = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region", "readOnly": true, "examples": ["eu"]},
+            "mode": {"type": "string", "enum": ["a", "b"], "x-order": 2, "nullable": true, "unknownKeyword": {"minimum": 3}},
+            "count": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255},
+        }, "required": ["region"], "additionalProperties": false});
+        assert_eq!(first_constraint(&schema), None);
+        assert!(!needs_validation(&schema));
+    }
+
+    #[test]
+    fn every_assertion_the_validator_enforces_is_one() {
+        for keyword in CONSTRAINTS {
+            let schema = json!({"properties": {"f": {keyword: 1}}});
+            assert_eq!(
+                first_constraint(&schema).map(|c| c.keyword),
+                Some(keyword.to_owned()),
+                "{keyword}"
+            );
+        }
+        let deep = json!({"anyOf": [{"type": "null"}, {"items": {"pattern": "x"}}]});
+        assert_eq!(
+            first_constraint(&deep).unwrap().pointer,
+            "/anyOf/1/items/pattern"
+        );
+    }
 }
 
 #[cfg(all(test, feature = "validate"))]
