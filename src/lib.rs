@@ -27,8 +27,9 @@
 //! [`include_table!`], the baked [`Table`] and its [`Tool`]s, a tool's
 //! [`ToolInfo`], [`Tier`] and [`Confirm`]ation, the [`Registry`] that serves
 //! them to a [`Caller`] under a [`Policy`], the per-call handle a handler may
-//! take ([`Call`]), and what handlers return ([`ToolError`], [`Content`])
-//! and calls give back ([`CallToolResult`], [`CallError`]). The rest is
+//! take ([`Call`]), and what handlers return ([`ToolError`], [`Content`],
+//! [`Structured`], or a whole [`CallToolResult`]) and calls give back
+//! ([`CallToolResult`], [`CallError`]). The rest is
 //! grouped by purpose: [`call`], [`policy`], [`registry`], [`provider`],
 //! [`content`], [`manifest`], [`declarations`], [`serve`] (feature `serve`,
 //! on by default) and [`testing`] (feature `schema-guard`).
@@ -48,14 +49,14 @@ pub use tooltable_macros::tool;
 #[doc(inline)]
 pub use tooltable_runtime::{
     Annotations, Call, CallError, CallToolResult, Caller, Confirm, Content, Fingerprint, Policy,
-    Registry, Table, TaskSupport, Tier, Tool, ToolError, ToolInfo, World,
+    Registry, Structured, Table, TaskSupport, Tier, Tool, ToolError, ToolInfo, World,
 };
 
 /// What generated code reaches; not an API. The number is the contract
 /// version ([`tooltable_runtime::CONTRACT`]), so code generated for another
 /// version cannot bind to it.
 #[doc(hidden)]
-pub use tooltable_runtime::contract as __private_v1;
+pub use tooltable_runtime::contract as __private_v2;
 
 #[doc(inline)]
 pub use tooltable_runtime::{call, content, declarations, manifest, policy, provider, registry};
@@ -75,7 +76,10 @@ pub mod testing {
 }
 
 /// Defines `pub static TOOLS: tooltable::Table<C>` from the table the build
-/// script generated. Put it at the crate root, once.
+/// script generated. Put it at the root of the crate whose modules hold the
+/// tools, once. `include_table!(pub(crate))` (or any visibility) defines it
+/// with that visibility instead: a binary whose context type is private
+/// keeps the table private with it.
 ///
 /// The build script is `fn main() { tooltable_codegen::build(); }` in
 /// `build.rs`, with `tooltable-codegen` as a build dependency. It declares
@@ -85,11 +89,16 @@ pub mod testing {
 #[macro_export]
 macro_rules! include_table {
     () => {
-        #[cfg(tooltable_contract = "1")]
+        $crate::include_table!(pub);
+    };
+    ($vis:vis) => {
+        #[cfg(tooltable_contract = "2")]
         include!(concat!(env!("OUT_DIR"), "/tooltable.rs"));
-        #[cfg(not(tooltable_contract = "1"))]
+        #[cfg(tooltable_contract = "2")]
+        __tooltable_tools!($vis);
+        #[cfg(not(tooltable_contract = "2"))]
         ::core::compile_error!(
-            "no tooltable table of contract version 1 was generated for this crate: add a build.rs that calls `tooltable_codegen::build()`, and depend on the same release of `tooltable-codegen` (in [build-dependencies]) as of `tooltable`"
+            "no tooltable table of contract version 2 was generated for this crate: add a build.rs that calls `tooltable_codegen::build()`, and depend on the same release of `tooltable-codegen` (in [build-dependencies]) as of `tooltable`"
         );
     };
 }
@@ -98,8 +107,8 @@ macro_rules! include_table {
 mod tests {
     #[test]
     fn the_contract_version_written_in_this_crate_is_the_runtimes() {
-        // `include_table!` and `__private_v1` spell the version out, because
+        // `include_table!` and `__private_v2` spell the version out, because
         // macro_rules and paths cannot read a constant.
-        assert_eq!(tooltable_runtime::CONTRACT, 1);
+        assert_eq!(tooltable_runtime::CONTRACT, 2);
     }
 }

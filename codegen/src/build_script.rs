@@ -30,8 +30,48 @@ pub const TIMING_VAR: &str = "TOOLTABLE_TIMING";
 /// ```
 pub fn build() {
     let started = Instant::now();
+    let syntax = Syntax::of(std::env::var("CARGO_PKG_RUST_VERSION").ok().as_deref());
     for line in run(started) {
-        println!("{line}");
+        println!("{}", syntax.write(&line));
+    }
+}
+
+/// How instructions to cargo are written, by the `rust-version` the
+/// package declares: cargo refuses the `cargo::` form from a package that
+/// declares a version before 1.77, which introduced it, and asks for the
+/// `cargo:` form there (`cargo::error=` excepted, which it accepts from
+/// every package).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Syntax {
+    /// `cargo::KEY=VALUE`.
+    DoubleColon,
+    /// `cargo:KEY=VALUE`.
+    SingleColon,
+}
+
+impl Syntax {
+    fn of(rust_version: Option<&str>) -> Syntax {
+        let mut parts = rust_version.unwrap_or_default().split('.');
+        let major = parts.next().and_then(|p| p.parse::<u32>().ok());
+        let minor = parts
+            .next()
+            .and_then(|p| p.parse::<u32>().ok())
+            .unwrap_or(0);
+        match major {
+            Some(1) if minor < 77 => Syntax::SingleColon,
+            Some(0) => Syntax::SingleColon,
+            _ => Syntax::DoubleColon,
+        }
+    }
+
+    /// `line`, written as an instruction in this form.
+    fn write<'l>(self, line: &'l str) -> std::borrow::Cow<'l, str> {
+        match (self, line.strip_prefix("cargo::")) {
+            (Syntax::SingleColon, Some(rest)) if !rest.starts_with("error=") => {
+                format!("cargo:{rest}").into()
+            }
+            _ => line.into(),
+        }
     }
 }
 
@@ -185,4 +225,37 @@ fn sync_committed(analysis: &Analysis, crate_dir: &Path) -> Vec<String> {
         out.push(format!("cargo::rerun-if-changed={}", path.display()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Syntax;
+
+    #[test]
+    fn a_package_declaring_a_rust_version_before_1_77_gets_the_single_colon_form() {
+        for version in ["1.56", "1.75.0", "1.76"] {
+            assert_eq!(Syntax::of(Some(version)), Syntax::SingleColon, "{version}");
+        }
+        for version in [None, Some("1.77"), Some("1.95.0"), Some("2.0")] {
+            assert_eq!(Syntax::of(version), Syntax::DoubleColon, "{version:?}");
+        }
+        let old = Syntax::SingleColon;
+        assert_eq!(
+            old.write("cargo::rustc-cfg=tooltable_contract=\"1\""),
+            "cargo:rustc-cfg=tooltable_contract=\"1\""
+        );
+        assert_eq!(
+            old.write("cargo::rerun-if-changed=src/lib.rs"),
+            "cargo:rerun-if-changed=src/lib.rs"
+        );
+        assert_eq!(
+            old.write("cargo::error=bad"),
+            "cargo::error=bad",
+            "accepted from every package"
+        );
+        assert_eq!(
+            Syntax::DoubleColon.write("cargo::warning=w"),
+            "cargo::warning=w"
+        );
+    }
 }

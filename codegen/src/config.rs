@@ -40,7 +40,8 @@ pub struct Config {
     pub package_version: String,
     /// The directory holding Cargo.toml.
     pub crate_dir: PathBuf,
-    /// The crate root, relative to `crate_dir`.
+    /// The root of the crate that holds the table (the one that invokes
+    /// `include_table!`), relative to `crate_dir`.
     pub root: PathBuf,
     /// Where the manifest goes, relative to `crate_dir` (`tools.json`).
     pub manifest: PathBuf,
@@ -249,22 +250,11 @@ impl Config {
         let root = match root_setting {
             Some(root) => PathBuf::from(root),
             None => {
-                let lib_path = doc
-                    .get("lib")
-                    .and_then(|l| l.get("path"))
-                    .and_then(toml::Value::as_str)
-                    .map(PathBuf::from);
-                match lib_path {
-                    Some(path) => path,
-                    None if crate_dir.join("src/lib.rs").is_file() => PathBuf::from("src/lib.rs"),
-                    None if crate_dir.join("src/main.rs").is_file() => PathBuf::from("src/main.rs"),
-                    None => {
-                        errors.push(at(
-                            "the crate has neither src/lib.rs nor src/main.rs; set `root = \"path/to/root.rs\"` in [package.metadata.tooltable]".into(),
-                        ));
-                        PathBuf::from("src/lib.rs")
-                    }
-                }
+                let targets = crate::scan::roots::Targets::of(&doc, crate_dir);
+                crate::scan::roots::table_root(&targets, crate_dir).unwrap_or_else(|why| {
+                    errors.push(at(why));
+                    PathBuf::from("src/lib.rs")
+                })
             }
         };
         if !errors.is_empty() {

@@ -195,7 +195,7 @@ fn a_return_type_from_a_crate_the_build_cannot_read_is_told_where_to_declare_it(
     assert_eq!(
         found,
         [
-            "src/lib.rs:3:11: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate and its path dependencies; declare the returned type in this crate or in a path dependency (a workspace member), deriving `Serialize` and `JsonSchema`, or return a type tooltable knows (see docs/schemas.md)"
+            "src/lib.rs:3:11: tooltable does not know the JSON Schema of `time::OffsetDateTime`, a type from outside this crate and its path dependencies; declare the returned type in this crate or in a path dependency (a workspace member), deriving `Serialize` and `JsonSchema`, or return a type tooltable knows (see docs/schemas.md); to serve a text of your own beside the value, return `tooltable::Structured<T>`, and to build the whole result yourself (no output schema), return `tooltable::CallToolResult`"
         ]
     );
 }
@@ -395,7 +395,7 @@ fn a_method_tool_takes_its_impl_as_context() {
     assert!(
         analysis
             .table_source()
-            .contains("::tooltable::__private_v1::Table<crate::Server>")
+            .contains("::tooltable::__private_v2::Table<crate::Server>")
     );
 }
 
@@ -769,4 +769,29 @@ fn a_known_crate_read_from_a_path_keeps_the_schema_schemars_gives_its_types() {
         schema["$defs"]["Order"]["properties"]["count"]["description"],
         "How many."
     );
+}
+
+#[test]
+fn tools_in_the_binary_that_includes_the_table_are_read_beside_a_library() {
+    let (analysis, _dir) = analyze_files(&[
+        ("src/lib.rs", "pub struct Store;\n"),
+        (
+            "src/main.rs",
+            "mod tools;\ntooltable::include_table!();\nfn main() {}\n",
+        ),
+        (
+            "src/tools.rs",
+            &format!(
+                "{PARAMS}\n/// Get it.\n#[tool(tier = read)]\nfn get_it(p: Params) -> String {{ String::new() }}\n"
+            ),
+        ),
+    ]);
+    assert_eq!(analysis.diagnostics(), []);
+    let names: Vec<String> = analysis
+        .manifest()
+        .tools
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, ["get_it"]);
 }

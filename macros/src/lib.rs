@@ -86,8 +86,8 @@ fn reference(shape: &HandlerShape) -> TokenStream2 {
     let params = shape.params.iter();
     let output = match (&shape.output.ty, shape.output.kind) {
         (None, _) => quote!(()),
-        (Some(ty), OutputKind::Structured) => quote!(#ty),
-        (Some(_), OutputKind::Text | OutputKind::Content) => quote!(),
+        (Some(ty), OutputKind::Structured | OutputKind::Summarized) => quote!(#ty),
+        (Some(_), OutputKind::Text | OutputKind::Content | OutputKind::Result) => quote!(),
     };
     let private = private();
     quote!(#private::reference!(input: [#(#params)*], output: [#output]))
@@ -139,6 +139,8 @@ fn invoke_body(call_target: TokenStream2, shape: &HandlerShape) -> TokenStream2 
         (Some(_), OutputKind::Structured) => quote!(#private::structured(&value)),
         (Some(_), OutputKind::Text) => quote!(#private::text(value)),
         (Some(_), OutputKind::Content) => quote!(#private::content(value)),
+        (Some(_), OutputKind::Summarized) => quote!(#private::summarized(value)),
+        (Some(_), OutputKind::Result) => quote!(#private::result(value)),
     };
     quote! {
         #parse

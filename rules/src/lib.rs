@@ -26,7 +26,7 @@
 /// built with, and declares it as `cfg(tooltable_contract = "N")`; the
 /// facade reads tables of exactly one version, and names the module
 /// generated code reaches `__private_vN`.
-pub const CONTRACT: u32 = 1;
+pub const CONTRACT: u32 = 2;
 
 pub mod confirm;
 pub mod declarations;

@@ -50,7 +50,7 @@ mod transport;
 pub use call::content::Content;
 pub use call::error::ToolError;
 pub use call::handle::Call;
-pub use call::result::{CallError, CallToolResult};
+pub use call::result::{CallError, CallToolResult, Structured};
 pub use registry::policy::{Caller, Policy};
 pub use registry::registry::Registry;
 pub use rules::confirm::Confirm;

@@ -369,8 +369,17 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
         OutputKind::Structured => {
             "Structured content; the same JSON also comes as text.".to_owned()
         }
+        OutputKind::Summarized if tool.wrap_output => {
+            "Structured content, wrapped as `{\"result\": …}` because the value is not an object, with a text summary of the handler's own.".to_owned()
+        }
+        OutputKind::Summarized => {
+            "Structured content, with a text summary of the handler's own.".to_owned()
+        }
         OutputKind::Text => "Text: one text content block.".to_owned(),
         OutputKind::Content => "Content blocks, as the handler returns them.".to_owned(),
+        OutputKind::Result => {
+            "A result the handler builds whole (content, structured content, error flag): no output schema.".to_owned()
+        }
     };
     let example = attr
         .example

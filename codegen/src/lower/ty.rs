@@ -36,7 +36,7 @@ impl Place {
                 "a tool's parameter type must be a struct the build can read: declare it in this crate or in a path dependency (a workspace member), deriving `Deserialize` and `JsonSchema`"
             }
             Place::Return => {
-                "declare the returned type in this crate or in a path dependency (a workspace member), deriving `Serialize` and `JsonSchema`, or return a type tooltable knows (see docs/schemas.md)"
+                "declare the returned type in this crate or in a path dependency (a workspace member), deriving `Serialize` and `JsonSchema`, or return a type tooltable knows (see docs/schemas.md); to serve a text of your own beside the value, return `tooltable::Structured<T>`, and to build the whole result yourself (no output schema), return `tooltable::CallToolResult`"
             }
             Place::Field => {
                 "say what it is with #[schemars(with = \"Type\")] on the field, or use a type of this crate, of a path dependency, or one tooltable knows (see docs/schemas.md)"

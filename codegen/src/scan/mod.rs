@@ -14,6 +14,7 @@
 
 pub mod cfg;
 pub mod deps;
+pub mod roots;
 
 use crate::diagnostic::{Diagnostic, Location};
 use cfg::CfgEnv;

@@ -30,6 +30,10 @@ pub const MARKERS_MODULE: &str = "__tooltable";
 /// The static array of the table's entries in the generated file.
 pub const ENTRIES_STATIC: &str = "__TOOLTABLE_ENTRIES";
 
+/// The macro the generated file defines to make `TOOLS`, which
+/// `include_table!` calls with the visibility its author chose.
+pub const TOOLS_MACRO: &str = "__tooltable_tools";
+
 /// The macro the generated file defines to accept the shims it expects.
 pub const SEEN_MACRO: &str = "__tooltable_seen";
 

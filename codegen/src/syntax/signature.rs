@@ -21,6 +21,12 @@ pub enum OutputKind {
     Text,
     /// Raw content blocks (`tooltable::Content` or `Vec<Content>`): no output schema.
     Content,
+    /// `tooltable::Structured<T>`: `T` as `structuredContent` with its
+    /// output schema, and a text of the handler's own as the content block.
+    Summarized,
+    /// `tooltable::CallToolResult`: a whole result the handler built,
+    /// served as it is; no output schema.
+    Result,
 }
 
 /// A handler's return type, classified.
@@ -29,7 +35,9 @@ pub struct OutputShape {
     /// How `T` is served (`T` of a `Result<T, E>` spelt so; the shim lets
     /// the compiler split a `Result` reached through an alias).
     pub kind: OutputKind,
-    /// `T`; `None` for a handler that returns nothing (served as `null`).
+    /// `T` (for [`OutputKind::Summarized`], the `T` of `Structured<T>`,
+    /// whose schema is the output schema); `None` for a handler that
+    /// returns nothing (served as `null`).
     pub ty: Option<Type>,
 }
 
@@ -228,10 +236,30 @@ fn output_shape(ty: &Type) -> syn::Result<OutputShape> {
     }
     let inner = result_ok_type(ty).unwrap_or(ty);
     let unit = matches!(inner, Type::Tuple(t) if t.elems.is_empty());
-    Ok(OutputShape {
-        kind: classify(inner),
-        ty: (!unit).then(|| inner.clone()),
-    })
+    let kind = classify(inner);
+    let ty = match kind {
+        OutputKind::Summarized => type_arguments(inner).first().map(|t| (*t).clone()),
+        _ => (!unit).then(|| inner.clone()),
+    };
+    Ok(OutputShape { kind, ty })
+}
+
+/// The type arguments of a path type's last segment (`T` of `Vec<T>`).
+fn type_arguments(ty: &Type) -> Vec<&Type> {
+    let Type::Path(path) = ty else {
+        return Vec::new();
+    };
+    match path.path.segments.last().map(|last| &last.arguments) {
+        Some(PathArguments::AngleBracketed(a)) => a
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// `T` of `Result<T, E>` or of a one-argument `Result<T>` alias.
@@ -259,22 +287,16 @@ pub fn classify(ty: &Type) -> OutputKind {
             let Some(last) = path.path.segments.last() else {
                 return OutputKind::Structured;
             };
-            let args: Vec<&Type> = match &last.arguments {
-                PathArguments::AngleBracketed(a) => a
-                    .args
-                    .iter()
-                    .filter_map(|arg| match arg {
-                        GenericArgument::Type(t) => Some(t),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            match (last.ident.to_string().as_str(), args.as_slice()) {
+            match (
+                last.ident.to_string().as_str(),
+                type_arguments(ty).as_slice(),
+            ) {
                 ("String", []) => OutputKind::Text,
                 ("Cow" | "Box", [inner]) if is_path_named(inner, "str") => OutputKind::Text,
                 ("Content", []) => OutputKind::Content,
                 ("Vec", [inner]) if is_path_named(inner, "Content") => OutputKind::Content,
+                ("Structured", [_]) => OutputKind::Summarized,
+                ("CallToolResult", []) => OutputKind::Result,
                 _ => OutputKind::Structured,
             }
         }

@@ -337,7 +337,7 @@ fn finish(
     era: Era,
 ) -> Result<Reply, CallError> {
     let result = match outcome {
-        Ok(Ok(Output::Structured(value)))
+        Ok(Ok(Output::Structured(value) | Output::Summarized(value, _)))
             if output_validator.is_some_and(|v| v.check(&value).is_err()) =>
         {
             let violations = output_validator
@@ -426,12 +426,15 @@ fn shape(output: Output, wrap: bool) -> CallToolResult {
     match output {
         Output::Structured(value) if wrap => CallToolResult::structured(wrapped(value)),
         Output::Structured(value) => CallToolResult::structured(value),
+        Output::Summarized(value, text) if wrap => CallToolResult::summarized(wrapped(value), text),
+        Output::Summarized(value, text) => CallToolResult::summarized(value, text),
         Output::Text(text) => CallToolResult::text(text),
         Output::Content(content) => CallToolResult {
             content,
             structured_content: None,
             is_error: false,
         },
+        Output::Result(result) => result,
     }
 }
 

@@ -66,10 +66,15 @@ pub(crate) enum Invoke<'h, C: 'static> {
 pub enum Output {
     /// A serialized value: served as `structuredContent` and as JSON text.
     Structured(Value),
+    /// A serialized value served as `structuredContent`, with a text of the
+    /// handler's own (a summary) for the content block instead of the JSON.
+    Summarized(Value, String),
     /// Text only.
     Text(String),
     /// Raw content blocks.
     Content(Vec<Content>),
+    /// A whole result the handler built, served as it is.
+    Result(crate::call::result::CallToolResult),
 }
 
 /// Why a handler produced no output.

@@ -21,6 +21,35 @@ pub struct CallToolResult {
     pub is_error: bool,
 }
 
+/// A handler's structured result with a text of its own: the value is the
+/// result's `structuredContent` (and its type the tool's output schema),
+/// and `text` its one content block, for clients and models that read only
+/// text, in place of the value's JSON.
+///
+/// ```
+/// # use tooltable_runtime::Structured;
+/// # #[derive(serde::Serialize)] struct Created { id: u64 }
+/// let result = Structured::new(Created { id: 7 }, "Created the note #7.");
+/// # let _ = result;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Structured<T> {
+    /// The structured value.
+    pub value: T,
+    /// The text clients that read only text are given.
+    pub text: String,
+}
+
+impl<T> Structured<T> {
+    /// `value`, summed up for text-only readers by `text`.
+    pub fn new(value: T, text: impl Into<String>) -> Structured<T> {
+        Structured {
+            value,
+            text: text.into(),
+        }
+    }
+}
+
 impl CallToolResult {
     /// A successful result holding one text block.
     pub fn text(text: impl Into<String>) -> CallToolResult {
@@ -55,6 +84,16 @@ impl CallToolResult {
             content: vec![Content::text(text), Content::text(json)],
             structured_content: Some(data),
             is_error: true,
+        }
+    }
+
+    /// A successful result with a structured value and a text of its own
+    /// for clients that read only text (a summary, not the JSON).
+    pub fn summarized(value: Value, text: impl Into<String>) -> CallToolResult {
+        CallToolResult {
+            content: vec![Content::text(text)],
+            structured_content: Some(value),
+            is_error: false,
         }
     }
 

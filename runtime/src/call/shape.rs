@@ -4,6 +4,7 @@
 use crate::call::content::IntoContent;
 use crate::call::error::ToolError;
 use crate::call::handler::{Arguments, Failure, Outcome, Output};
+use crate::call::result::{CallToolResult, Structured};
 use crate::rules::quote;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -61,6 +62,18 @@ pub fn structured<T: Serialize + ?Sized>(value: &T) -> Outcome {
     serde_json::to_value(value)
         .map(Output::Structured)
         .map_err(|error| Failure::Tool(ToolError::internal(error)))
+}
+
+/// Shapes a structured return value with a text of its own.
+pub fn summarized<T: Serialize>(value: Structured<T>) -> Outcome {
+    serde_json::to_value(&value.value)
+        .map(|structured| Output::Summarized(structured, value.text))
+        .map_err(|error| Failure::Tool(ToolError::internal(error)))
+}
+
+/// Shapes a whole result the handler built.
+pub fn result(value: CallToolResult) -> Outcome {
+    Ok(Output::Result(value))
 }
 
 /// Shapes a text return value.

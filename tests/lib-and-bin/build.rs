@@ -1,0 +1,3 @@
+fn main() {
+    tooltable_codegen::build();
+}
