@@ -557,3 +557,38 @@ fn a_type_from_a_workspace_sibling_is_read_and_changing_it_reruns_the_build() {
         "the build script reran when the sibling's file changed: {properties}"
     );
 }
+
+#[test]
+fn a_build_that_cannot_see_a_tool_keeps_the_committed_manifest_instead_of_dropping_it() {
+    let dir = readme_crate("stray");
+    let (ok, output) = cargo_build(&dir);
+    assert!(ok, "{output}");
+    let committed = std::fs::read_to_string(dir.join("tools.json")).unwrap();
+    assert!(committed.contains("\"admin_wipe\""), "{committed}");
+    // The admin tool moves to a binary, while the table stays in the library.
+    std::fs::remove_file(dir.join("src/admin.rs")).unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        "mod notes;\n\npub struct Store;\n\ntooltable::include_table!();\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        format!(
+            "{}\nfn main() {{}}\n",
+            ADMIN_RS.replace("use crate::Store;", "use readme_demo::Store;")
+        ),
+    )
+    .unwrap();
+    let (ok, output) = cargo_build(&dir);
+    assert!(
+        !ok,
+        "the tool in the binary cannot be in the library's table"
+    );
+    // (The build script's warning saying why, and naming src/main.rs, is
+    // not printed by a quiet build.)
+    assert_eq!(
+        std::fs::read_to_string(dir.join("tools.json")).unwrap(),
+        committed
+    );
+}

@@ -133,6 +133,11 @@ impl Analysis {
         &self.config.manifest
     }
 
+    /// The root of the crate the build read, relative to its directory.
+    pub(crate) fn root(&self) -> &Path {
+        &self.config.root
+    }
+
     /// How many tools the crate declares.
     pub fn tool_count(&self) -> usize {
         self.table.tools.len()

@@ -158,7 +158,10 @@ fn run(started: Instant) -> Vec<String> {
             }
         },
     };
-    out.extend(sync_committed(committed, &crate_dir));
+    match stray_tools(committed, &crate_dir, &build.files_read()) {
+        Some(warning) => out.push(format!("cargo::warning={warning}")),
+        None => out.extend(sync_committed(committed, &crate_dir)),
+    }
     if std::env::var_os(TIMING_VAR).is_some() {
         out.push(format!(
             "cargo::warning=tooltable build script: {:.1} ms for {} tools in {} files",
@@ -168,6 +171,79 @@ fn run(started: Instant) -> Vec<String> {
         ));
     }
     out
+}
+
+/// Why the committed files are left as they are, when this build would
+/// drop tools they list while a source file the build did not read holds
+/// a `#[tool]`: the build is about to fail at that tool (the table cannot
+/// include it), and writing now would lose the committed contract.
+fn stray_tools(
+    analysis: &Analysis,
+    crate_dir: &Path,
+    read: &std::collections::BTreeSet<PathBuf>,
+) -> Option<String> {
+    let committed = std::fs::read_to_string(crate_dir.join(analysis.manifest_path())).ok()?;
+    let committed = tooltable_rules::wire::manifest::Manifest::parse(&committed).ok()?;
+    let now: std::collections::BTreeSet<String> = analysis
+        .manifest()
+        .tools
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    let dropped: Vec<&str> = committed
+        .tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|name| !now.contains(*name))
+        .collect();
+    if dropped.is_empty() {
+        return None;
+    }
+    let stray = unread_tool_files(&crate_dir.join("src"), crate_dir, read);
+    if stray.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} and the docs were left as they are: this build finds {} fewer tools than they list ({}), while the package declares #[tool]s in {}, which it did not read: it reads {} (the root of the crate that invokes include_table!(), or `root` in [package.metadata.tooltable]) and the modules it declares. Invoke include_table!() in the crate whose modules hold the tools, or set `root`",
+        analysis.manifest_path().display(),
+        dropped.len(),
+        dropped.join(", "),
+        stray.join(", "),
+        analysis.root().display()
+    ))
+}
+
+/// The `.rs` files under `dir` the build did not read that hold a
+/// `#[tool]` attribute (or `#[tooltable::tool]`), relative to `crate_dir`.
+fn unread_tool_files(
+    dir: &Path,
+    crate_dir: &Path,
+    read: &std::collections::BTreeSet<PathBuf>,
+) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            found.extend(unread_tool_files(&path, crate_dir, read));
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && !read.contains(&path)
+            && !read.contains(&std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone()))
+            && std::fs::read_to_string(&path)
+                .is_ok_and(|text| text.contains("#[tool(") || text.contains("#[tooltable::tool("))
+        {
+            found.push(
+                path.strip_prefix(crate_dir)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string(),
+            );
+        }
+    }
+    found
 }
 
 fn directive(diagnostic: &Diagnostic) -> String {

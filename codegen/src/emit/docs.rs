@@ -465,7 +465,7 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
         },
         deprecated: tool.decl.deprecated.is_some(),
         deprecation,
-        description: text(&tool.description),
+        description: markdown::description(&tool.description),
         parameters,
         outputs,
         output_note,

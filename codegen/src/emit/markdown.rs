@@ -23,6 +23,55 @@ pub fn text(raw: &str) -> String {
     out
 }
 
+/// A description: prose escaped (its paragraphs kept), and what would not
+/// render as prose kept exactly in a code block: a fence its author wrote
+/// (```` ``` ````), and JSON (lines from one that opens with `{` or `[`
+/// to the paragraph's end), which Markdown would run into one line of
+/// escaped text.
+pub fn description(raw: &str) -> String {
+    let mut blocks = Vec::new();
+    let mut lines = raw.lines().peekable();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if trimmed.starts_with("```") {
+            let mut fenced = vec![line];
+            for line in lines.by_ref() {
+                fenced.push(line);
+                if line.trim_start().starts_with("```") {
+                    break;
+                }
+            }
+            if fenced.len() == 1 || !fenced[fenced.len() - 1].trim_start().starts_with("```") {
+                fenced.push("```");
+            }
+            blocks.push(fenced.join("\n"));
+            continue;
+        }
+        let json = trimmed.starts_with(['{', '[']);
+        let mut paragraph = vec![line];
+        while let Some(next) = lines.peek() {
+            let next = next.trim_start();
+            // JSON that follows prose without a blank line starts a block
+            // of its own.
+            if next.is_empty() || next.starts_with("```") || (!json && next.starts_with(['{', '[']))
+            {
+                break;
+            }
+            paragraph.extend(lines.next());
+        }
+        let paragraph = paragraph.join("\n");
+        blocks.push(if json {
+            code_block("json", &paragraph)
+        } else {
+            text(&paragraph)
+        });
+    }
+    blocks.join("\n\n")
+}
+
 /// Prose for one table cell: escaped, paragraphs joined by `<br><br>` and
 /// the lines of a paragraph by spaces (a table row is one line).
 pub fn cell(raw: &str) -> String {
@@ -93,6 +142,19 @@ mod tests {
         assert_eq!(
             text("a | b `c` <script>&"),
             "a \\| b \\`c\\` &lt;script&gt;&amp;"
+        );
+    }
+
+    #[test]
+    fn json_and_fences_in_a_description_are_kept_as_code() {
+        let raw = "Creates entities.\n\nArguments look like:\n{\"entities\": [\n  {\"name\": \"a|b\"}\n]}\n\n```rust\nlet x = `y`;\n```\nThen <done>.";
+        assert_eq!(
+            description(raw),
+            "Creates entities.\n\nArguments look like:\n\n```json\n{\"entities\": [\n  {\"name\": \"a|b\"}\n]}\n```\n\n```rust\nlet x = `y`;\n```\n\nThen &lt;done&gt;."
+        );
+        assert_eq!(
+            description("Unclosed:\n\n```\ncode"),
+            "Unclosed:\n\n```\ncode\n```"
         );
     }
 
