@@ -61,43 +61,43 @@ pub(crate) enum HandlerContext<'a, C: 'static> {
     /// handler runs on the calling thread.
     Lent(&'a C),
     /// A served call: a synchronous handler runs where blocking is allowed,
-    /// holding what the call holds until it returns. (Only the rmcp adapter
+    /// and keeps the call's place while it runs. (Only the rmcp adapter
     /// serves calls.)
     #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    Served(&'a Arc<C>, Offload<C>, Hold),
+    Served(&'a Arc<C>, Offload<C>, Option<&'a dyn Place>),
 }
 
-/// What a served call holds while its handler runs (its place among the
-/// calls in progress), released when the handler ends. A synchronous
-/// handler handed to the blocking pool cannot be stopped: when the call is
-/// dropped (cancelled, cut off at shutdown) it runs on, and keeps the hold
-/// until it returns, so a client cannot start more handlers than the server
-/// admits by cancelling each one.
-pub(crate) struct Hold(#[allow(dead_code)] Option<Box<dyn Send>>);
-
-impl Hold {
-    /// Holds `held` until the handler ends.
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    pub(crate) fn of(held: impl Send + 'static) -> Hold {
-        Hold(Some(Box::new(held)))
-    }
+/// A served call's place among the calls in progress, which its handler
+/// keeps until it returns. A synchronous handler handed to the blocking
+/// pool cannot be stopped: when its call is dropped (cancelled, cut off at
+/// shutdown) it runs on, so it takes the place with it ([`Place::keep`]),
+/// and a client cannot start more handlers than the server admits by
+/// cancelling each one. A handler run in place ends with its call, and
+/// takes nothing.
+pub(crate) trait Place: Sync {
+    /// The place, moved out of the call into what the handler holds until
+    /// it returns.
+    fn keep(&self) -> Box<dyn Send>;
 }
 
 /// Runs a synchronous handler off the async runtime, giving back the call.
-type Offload<C> = fn(
+type Offload<C> = for<'p> fn(
     Arc<C>,
     SyncHandler<C>,
     Arguments,
     Call,
-    Hold,
-) -> BoxFuture<'static, std::thread::Result<Outcome>>;
+    Option<&'p dyn Place>,
+) -> BoxFuture<'p, std::thread::Result<Outcome>>;
 
 #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 impl<'a, C: Send + Sync + 'static> HandlerContext<'a, C> {
     /// A served call's context: its synchronous handlers run where blocking
-    /// is allowed, holding `hold` until they return.
-    pub(crate) fn served(context: &'a Arc<C>, hold: Hold) -> HandlerContext<'a, C> {
-        HandlerContext::Served(context, where_blocking_is_allowed::<C>, hold)
+    /// is allowed, keeping `place` while they run.
+    pub(crate) fn served(
+        context: &'a Arc<C>,
+        place: Option<&'a dyn Place>,
+    ) -> HandlerContext<'a, C> {
+        HandlerContext::Served(context, where_blocking_is_allowed::<C>, place)
     }
 }
 
@@ -121,13 +121,13 @@ static IN_PLACE: AtomicUsize = AtomicUsize::new(0);
 /// otherwise on tokio's blocking pool. If the pool no longer takes
 /// work (the runtime is shutting down), that is the call's failure.
 #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-fn where_blocking_is_allowed<C: Send + Sync + 'static>(
+fn where_blocking_is_allowed<'p, C: Send + Sync + 'static>(
     context: Arc<C>,
     handler: SyncHandler<C>,
     arguments: Arguments,
     call: Call,
-    hold: Hold,
-) -> BoxFuture<'static, std::thread::Result<Outcome>> {
+    place: Option<&'p dyn Place>,
+) -> BoxFuture<'p, std::thread::Result<Outcome>> {
     use tokio::runtime::{Handle, RuntimeFlavor};
     Box::pin(async move {
         let runtime = Handle::try_current()
@@ -143,9 +143,10 @@ fn where_blocking_is_allowed<C: Send + Sync + 'static>(
             }
             IN_PLACE.fetch_sub(1, Ordering::AcqRel);
         }
+        let kept = place.map(Place::keep);
         tokio::task::spawn_blocking(move || {
             let outcome = run_sync(handler, &context, arguments, &call);
-            drop(hold);
+            drop(kept);
             outcome
         })
         .await
@@ -237,8 +238,8 @@ pub(crate) async fn execute<C>(
             HandlerContext::Lent(context) => {
                 Ran::Finished(run_sync(*invoke, context, arguments, &call))
             }
-            HandlerContext::Served(context, offload, hold) => {
-                let outcome = offload(context.clone(), *invoke, arguments, call, hold).await;
+            HandlerContext::Served(context, offload, place) => {
+                let outcome = offload(context.clone(), *invoke, arguments, call, place).await;
                 return finish(info, outcome, None, wrap_output, era);
             }
         },

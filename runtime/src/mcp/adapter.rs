@@ -21,7 +21,7 @@
 
 use crate::call::ask::AskError;
 use crate::call::content::Content;
-use crate::call::execute::{HandlerContext, Hold};
+use crate::call::execute::HandlerContext;
 use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, Parts, TaskSlot};
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
@@ -848,7 +848,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         // future (a synchronous one on the blocking pool), holding the
         // call's place until it ends.
         let dispatched = self.registry.dispatch(
-            HandlerContext::served(&self.context, Hold::of(admitted)),
+            HandlerContext::served(&self.context, Some(&admitted)),
             caller,
             entry,
             name,
@@ -1056,7 +1056,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Ok(self.call_handle(&context, &caller, rounds, cancel.clone(), slot.clone()))
         };
         let dispatched = self.registry.dispatch(
-            HandlerContext::served(&self.context, Hold::of(admitted)),
+            HandlerContext::served(&self.context, Some(&admitted)),
             &caller,
             self.registry.get(&name),
             &name,

@@ -15,6 +15,7 @@
 //! there can be more than one caller, over HTTP (feature `http`): a stdio
 //! server has one peer, and the limiter would only add to its build.
 
+use crate::call::execute::Place;
 use crate::registry::policy::Caller;
 use crate::rules::quote;
 #[cfg(feature = "http")]
@@ -26,7 +27,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 #[cfg(feature = "http")]
 use std::sync::atomic::AtomicU64;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 #[cfg(feature = "http")]
 use std::time::Duration;
@@ -104,21 +105,50 @@ pub(crate) struct Admission {
 }
 
 /// A call's place among those in progress; dropping it frees the place.
-/// It shares the admission state: a synchronous handler handed to the
-/// blocking pool keeps its place until it returns, which may be after its
-/// call was dropped (cancelled, or cut off at shutdown).
-pub(crate) struct Admitted {
+/// It borrows the admission state rather than sharing it: the call it
+/// admits ends before the server does, and a reference count would cost
+/// every call two more atomic operations. Only a synchronous handler handed
+/// to the blocking pool, which may outlive its call (cancelled, or cut off
+/// at shutdown), takes the place with it, sharing the state then
+/// ([`Place::keep`]).
+pub(crate) struct Admitted<'a> {
+    admission: &'a Arc<Admission>,
+    /// The subject's key; taken when the place is kept elsewhere.
+    key: Mutex<Option<String>>,
+    /// The place was kept elsewhere, which frees it.
+    kept: AtomicBool,
+}
+
+impl Drop for Admitted<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if !*self.kept.get_mut() {
+            let key = self.key.get_mut().unwrap_or_else(|p| p.into_inner()).take();
+            self.admission.free(key.as_deref());
+        }
+    }
+}
+
+impl Place for Admitted<'_> {
+    fn keep(&self) -> Box<dyn Send> {
+        self.kept.store(true, Ordering::Release);
+        let key = self.key.lock().unwrap_or_else(|p| p.into_inner()).take();
+        Box::new(Kept {
+            admission: self.admission.clone(),
+            key,
+        })
+    }
+}
+
+/// A place taken out of its call by a handler that outlives it.
+struct Kept {
     admission: Arc<Admission>,
     key: Option<String>,
 }
 
-impl Drop for Admitted {
-    #[inline]
+impl Drop for Kept {
     fn drop(&mut self) {
-        self.admission.total.fetch_sub(1, Ordering::AcqRel);
-        if let Some(key) = &self.key {
-            self.admission.leave(key);
-        }
+        self.admission.free(self.key.as_deref());
     }
 }
 
@@ -164,6 +194,15 @@ impl Admission {
         self.by_caller.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Frees a place, held by the subject `key` if it has one.
+    #[inline]
+    fn free(&self, key: Option<&str>) {
+        self.total.fetch_sub(1, Ordering::AcqRel);
+        if let Some(key) = key {
+            self.leave(key);
+        }
+    }
+
     /// Frees a place held by the subject `key`.
     fn leave(&self, key: &str) {
         let mut by_caller = self.lock();
@@ -178,7 +217,11 @@ impl Admission {
     /// Admits a call by `caller` to `tool`, or refuses it with a sentence
     /// the caller can act on.
     #[inline]
-    pub(crate) fn admit(self: &Arc<Self>, caller: &Caller, tool: &str) -> Result<Admitted, String> {
+    pub(crate) fn admit<'a>(
+        self: &'a Arc<Self>,
+        caller: &Caller,
+        tool: &str,
+    ) -> Result<Admitted<'a>, String> {
         // Every call on a server without tokens comes this way: kept small
         // enough to inline, the refusal's wording out of line.
         if let Some(subject) = &caller.identity().subject {
@@ -188,8 +231,9 @@ impl Admission {
             return Err(self.refuse_over_total(tool));
         }
         Ok(Admitted {
-            admission: self.clone(),
-            key: None,
+            admission: self,
+            key: Mutex::new(None),
+            kept: AtomicBool::new(false),
         })
     }
 
@@ -205,7 +249,11 @@ impl Admission {
 
     /// [`Admission::admit`] for a caller with a subject: its rate, then the
     /// calls in all, then its own calls in progress.
-    fn admit_subject(self: &Arc<Self>, subject: &str, tool: &str) -> Result<Admitted, String> {
+    fn admit_subject<'a>(
+        self: &'a Arc<Self>,
+        subject: &str,
+        tool: &str,
+    ) -> Result<Admitted<'a>, String> {
         let key = subject.to_owned();
         #[cfg(feature = "http")]
         self.within_rate(&key, tool)?;
@@ -226,8 +274,9 @@ impl Admission {
         *by_caller.entry(key.clone()).or_default() += 1;
         drop(by_caller);
         Ok(Admitted {
-            admission: self.clone(),
-            key: Some(key),
+            admission: self,
+            key: Mutex::new(Some(key)),
+            kept: AtomicBool::new(false),
         })
     }
 }
