@@ -39,6 +39,24 @@ fn message(answer: &Value) -> &str {
     answer["error"]["message"].as_str().unwrap_or_default()
 }
 
+/// A server of every fixture tool over `shelf`, with a grace period of
+/// [`GRACE`], that shuts down when the sender is used.
+fn stopping_on_demand(
+    shelf: &Arc<Shelf>,
+) -> (
+    Server<tooltable_runtime::serve::McpServer<Shelf>>,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = Server::new(everything(), shelf.clone())
+        .handle_signals(false)
+        .shutdown_grace(GRACE)
+        .shutdown_on(async move {
+            let _ = stopped.await;
+        });
+    (server, stop)
+}
+
 /// Waits until the handler of a call is running (blocked on the held shelf).
 async fn until_running() {
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -61,13 +79,7 @@ async fn over_http_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_u
     let held = client::hold(&shelf);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = Server::new(everything(), shelf.clone())
-        .handle_signals(false)
-        .shutdown_grace(GRACE)
-        .shutdown_on(async move {
-            let _ = stopped.await;
-        });
+    let (server, stop) = stopping_on_demand(&shelf);
     tokio::spawn(server.http_on(listener));
     let mut call = tokio::net::TcpStream::connect(address).await.unwrap();
     let request =
@@ -121,13 +133,7 @@ async fn over_http_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_u
 async fn on_stdio_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_unknown_outcome() {
     let shelf = Arc::new(Shelf::new());
     let held = client::hold(&shelf);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = Server::new(everything(), shelf.clone())
-        .handle_signals(false)
-        .shutdown_grace(GRACE)
-        .shutdown_on(async move {
-            let _ = stopped.await;
-        });
+    let (server, stop) = stopping_on_demand(&shelf);
     let (client_side, server_side) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(server_side);
     let served = tokio::spawn(server.serve_io(read, write));

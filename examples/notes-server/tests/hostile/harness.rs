@@ -392,6 +392,23 @@ impl StdioServer {
     }
 }
 
+/// Two creates (an async handler, which hands its database work to the
+/// blocking pool) and two updates (a synchronous handler, run in place while
+/// a worker is spare, on the pool past that), each sent on a thread of its
+/// own as a stateless call to the server at `port`.
+pub fn four_writes(port: u16) -> Vec<std::thread::JoinHandle<Answer>> {
+    (0..4)
+        .map(|i| {
+            let call = if i % 2 == 0 {
+                json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
+            } else {
+                json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
+            };
+            std::thread::spawn(move || post_stateless(port, json!(i), "tools/call", call))
+        })
+        .collect()
+}
+
 /// The sockets process `pid` holds open (its listener, its connections,
 /// and whatever its runtime keeps).
 pub fn sockets(pid: u32) -> usize {

@@ -271,19 +271,7 @@ both_mounts! {
         // The tables exist once the server opened the database; then it is locked.
         let lock = lock_database(&server.dir.0.join("notes.db"));
         let port = server.port;
-        // Two writes through an async handler (which hands its database work
-        // to the blocking pool) and two through a synchronous one (which runs
-        // in place while a worker is spare, on the pool past that).
-        let writers: Vec<_> = (0..4)
-            .map(|i| {
-                let call = if i % 2 == 0 {
-                    json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
-                } else {
-                    json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
-                };
-                std::thread::spawn(move || post_stateless(port, json!(i), "tools/call", call))
-            })
-            .collect();
+        let writers = four_writes(port);
         std::thread::sleep(Duration::from_millis(300));
         let started = Instant::now();
         let listing = post_stateless(port, json!("list"), "tools/list", json!({}));

@@ -13,25 +13,12 @@ both_mounts! {
     fn writes_cut_off_at_shutdown_are_answered_at_the_end_of_the_grace_period_as_of_unknown_outcome(mount: Mount) {
         let mut server = Server::http_on(mount, "cut-off", &["--shutdown-grace", "1"]);
         let lock = lock_database(&server.dir.0.join("notes.db"));
-        let port = server.port;
-        // Two creates (an async handler, its work on the blocking pool) and
-        // two updates (a synchronous handler, answered without rmcp, run in
-        // place while a worker is spare).
-        let writers: Vec<_> = (0..4)
-            .map(|i| {
-                let call = if i % 2 == 0 {
-                    json!({"name": "notes_create", "arguments": {"title": "t", "body": "b"}})
-                } else {
-                    json!({"name": "notes_update", "arguments": {"id": 1, "title": "u"}})
-                };
-                std::thread::spawn(move || (Instant::now(), post_stateless(port, json!(i), "tools/call", call)))
-            })
-            .collect();
+        let writers = four_writes(server.port);
         std::thread::sleep(Duration::from_millis(300));
         let stopping = Instant::now();
         server.terminate();
         for writer in writers {
-            let (_, answer) = writer.join().unwrap();
+            let answer = writer.join().unwrap();
             let took = stopping.elapsed();
             assert!(took < Duration::from_secs(4), "answered {took:?} after SIGTERM, with a grace period of 1 s");
             assert_eq!(answer.status, 503, "{}", answer.body);
