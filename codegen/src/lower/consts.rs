@@ -33,6 +33,11 @@ use serde_json::Value;
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, ExprBinary, ExprLit, ExprUnary, ItemConst, Lit, LitInt, UnOp};
 
+/// The serialized default value of each field of a container with
+/// `#[serde(default)]`, or why it cannot be known (which matters only if
+/// the value is needed).
+pub type FieldValues = std::collections::HashMap<String, Result<serde_json::Value, Refusal>>;
+
 /// Why a default is not written.
 #[derive(Clone, Debug)]
 pub enum Refusal {

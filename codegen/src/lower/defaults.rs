@@ -20,7 +20,7 @@
 //! not implement `Serialize`.
 
 use super::attrs::{SerdeDefault, Tagging};
-use super::consts::{Refusal, owned_string, strip};
+use super::consts::{FieldValues, Refusal, owned_string, strip};
 use super::derive::{ContainerInfo, Data, FieldInfo, Style, derives};
 use super::known::{self, Generic};
 use super::ty::{Def, DefItem, Scope, Ty};
@@ -29,15 +29,9 @@ use crate::resolve::{Resolved, ResolvedValue};
 use crate::scan::ModuleId;
 use quote::ToTokens;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::rc::Rc;
 use syn::spanned::Spanned;
 use syn::{Expr, ImplItem, Item, Stmt};
-
-/// The serialized default value of each field of a container with
-/// `#[serde(default)]`, or why it cannot be known (which matters only if
-/// the value is needed).
-pub type FieldValues = HashMap<String, Result<Value, Refusal>>;
 
 const DEPTH_LIMIT: usize = 32;
 

@@ -828,7 +828,7 @@ impl<'g, 'k> Generator<'g, 'k> {
         &mut self,
         def: &Def<'k>,
         field: &FieldInfo<'k>,
-        container_values: Option<&super::defaults::FieldValues>,
+        container_values: Option<&super::consts::FieldValues>,
         schema: &mut Value,
     ) -> Result<(), LowerError> {
         let ty = self.field_ty(def, field)?;
