@@ -322,27 +322,47 @@ mod tests {
 
     #[test]
     fn every_setting_is_read() {
-        let c = config(
-            r#"
-            [package]
-            name = "demo"
-            [package.metadata.tooltable]
+        let settings = r#"
             manifest = "contract/tools.json"
             docs = "TOOLS.md"
+            docs_template = "docs/tools.md.j2"
             names = "mcp"
             prefixes = ["notes_", "admin_"]
             namespace = "com.example.notes"
             inline_subschemas = true
             root = "src/server.rs"
             allow_unconfirmed_destructive = true
-            "#,
-        )
+            features = ["extra"]
+            default_features = false
+            profile = "release"
+            "#;
+        for key in KEYS {
+            assert!(
+                settings.contains(&format!("\n            {key} = ")),
+                "the test sets every key, and not `{key}`"
+            );
+        }
+        let c = config(&format!(
+            "[package]\nname = \"demo\"\n[features]\ndefault = [\"plain\"]\nplain = []\nextra = []\n[package.metadata.tooltable]\n{settings}"
+        ))
         .unwrap();
+        assert_eq!(c.manifest, PathBuf::from("contract/tools.json"));
+        assert_eq!(c.docs, PathBuf::from("TOOLS.md"));
+        assert_eq!(c.docs_template, Some(PathBuf::from("docs/tools.md.j2")));
         assert_eq!(c.names, NameProfile::Mcp);
         assert_eq!(c.prefixes, ["notes_", "admin_"]);
         assert_eq!(c.namespace, "com.example.notes/");
-        assert!(c.inline_subschemas && c.allow_unconfirmed_destructive);
+        assert!(c.inline_subschemas);
         assert_eq!(c.root, PathBuf::from("src/server.rs"));
+        assert!(c.allow_unconfirmed_destructive);
+        assert_eq!(
+            c.committed,
+            Declared {
+                features: ["extra".to_owned()].into(),
+                debug_assertions: false,
+            },
+            "features, default_features and profile choose the committed build"
+        );
     }
 
     #[test]

@@ -751,47 +751,167 @@ fn check_origin(origin: &str) -> Result<(), String> {
 mod tests {
     use std::time::Duration;
 
-    /// The setters' docs state the defaults as numbers (the constants are
-    /// not public): a default that changes must change its sentence too.
+    /// The doc comment above `fn {name}(` in `source`, as one line.
+    fn doc_of(source: &str, name: &str) -> String {
+        let lines: Vec<&str> = source.lines().collect();
+        let at = lines
+            .iter()
+            .position(|line| line.trim_start().starts_with(&format!("pub fn {name}(")))
+            .unwrap_or_else(|| panic!("no `pub fn {name}(`"));
+        let mut doc: Vec<&str> = lines[..at]
+            .iter()
+            .rev()
+            .map(|line| line.trim_start())
+            .skip_while(|line| line.starts_with("#["))
+            .take_while(|line| line.starts_with("///"))
+            .map(|line| line.trim_start_matches('/').trim())
+            .collect();
+        doc.reverse();
+        doc.join(" ")
+    }
+
+    /// A duration as the docs say it: whole minutes, or seconds.
+    fn spoken(duration: Duration) -> String {
+        match duration.as_secs() {
+            secs if secs >= 60 && secs % 60 == 0 => format!("{} minutes", secs / 60),
+            secs => format!("{secs} s"),
+        }
+    }
+
+    /// A number as the docs write it, in groups of three digits.
+    fn grouped(number: usize) -> String {
+        let digits = number.to_string();
+        if digits.len() <= 4 {
+            return digits;
+        }
+        let mut out = String::new();
+        for (at, digit) in digits.chars().enumerate() {
+            if at > 0 && (digits.len() - at) % 3 == 0 {
+                out.push(' ');
+            }
+            out.push(digit);
+        }
+        out
+    }
+
+    fn assert_documents(source: &str, setter: &str, phrases: &[String]) {
+        let doc = doc_of(source, setter);
+        for phrase in phrases {
+            assert!(
+                doc.contains(phrase.as_str()),
+                "the docs of `{setter}` do not say `{phrase}`, the number the code uses: {doc}"
+            );
+        }
+    }
+
+    /// The setters' docs state the defaults and bounds as numbers (the
+    /// constants are not public): a number that changes must change its
+    /// sentence too.
     #[test]
     fn the_defaults_are_the_numbers_the_setters_document() {
         use crate::mcp::adapter::{
             DEFAULT_ASK_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TTL_MS,
         };
-        assert_eq!(DEFAULT_TTL_MS, 60_000);
-        assert_eq!(DEFAULT_ASK_TIMEOUT, Duration::from_secs(10 * 60));
-        assert_eq!(DEFAULT_CALL_TIMEOUT, Duration::from_secs(15 * 60));
-        assert_eq!(DEFAULT_MAX_RESULT_BYTES, 16 << 20);
-        assert_eq!(super::DEFAULT_MAX_REQUEST_BYTES, 4 << 20);
-        assert_eq!(super::MIN_REQUEST_BYTES, 1024);
-        assert_eq!(super::MAX_PAGE_SIZE, 10_000);
-        assert_eq!(super::DEFAULT_MAX_DEPTH, 64);
-        assert_eq!(super::MAX_DEPTH_LIMIT, 128);
-        assert_eq!(super::DEFAULT_MAX_IN_FLIGHT, 256);
-        assert_eq!(super::DEFAULT_SHUTDOWN_GRACE, Duration::from_secs(30));
-        let limits = crate::serve::CallLimits::default();
-        assert_eq!(
-            (limits.max_concurrent, limits.max_concurrent_per_caller),
-            (64, 16)
+        let server = include_str!("server.rs");
+        let mib = |bytes: usize| format!("default {} MiB", bytes >> 20);
+        let ttl = usize::try_from(DEFAULT_TTL_MS).unwrap();
+        assert_documents(server, "ttl_ms", &[format!("default {}", grouped(ttl))]);
+        let timeouts = [
+            ("ask_timeout", DEFAULT_ASK_TIMEOUT),
+            ("call_timeout", DEFAULT_CALL_TIMEOUT),
+            ("shutdown_grace", super::DEFAULT_SHUTDOWN_GRACE),
+        ];
+        for (setter, default) in timeouts {
+            assert_documents(server, setter, &[format!("default {}", spoken(default))]);
+        }
+        let at_least = format!("at least {}", super::MIN_REQUEST_BYTES);
+        assert_documents(
+            server,
+            "max_result_bytes",
+            &[mib(DEFAULT_MAX_RESULT_BYTES), at_least.clone()],
         );
-        assert_eq!((limits.per_second, limits.burst), (50, 100));
+        assert_documents(
+            server,
+            "max_request_bytes",
+            &[mib(super::DEFAULT_MAX_REQUEST_BYTES), at_least],
+        );
+        assert_documents(
+            server,
+            "page_size",
+            &[format!("1 to {}", grouped(super::MAX_PAGE_SIZE))],
+        );
+        assert_documents(
+            server,
+            "max_depth",
+            &[
+                format!("default {}", super::DEFAULT_MAX_DEPTH),
+                format!("at most {}", super::MAX_DEPTH_LIMIT),
+            ],
+        );
+        assert_documents(
+            server,
+            "max_in_flight",
+            &[format!("default {}", super::DEFAULT_MAX_IN_FLIGHT)],
+        );
+        let limits = crate::serve::CallLimits::default();
+        let admission = include_str!("mcp/admission.rs");
+        let admission = &admission[admission.find("pub struct CallLimits").unwrap()..];
+        for (field, value) in [
+            ("Calls in progress at once, in all", limits.max_concurrent),
+            (
+                "Calls in progress at once for one caller",
+                limits.max_concurrent_per_caller,
+            ),
+            (
+                "Calls one caller may start per second",
+                limits.per_second as usize,
+            ),
+            ("Calls one caller may start at once", limits.burst as usize),
+        ] {
+            let line = admission
+                .lines()
+                .find(|line| line.trim_start().starts_with(&format!("/// {field}")))
+                .unwrap_or_else(|| panic!("CallLimits documents no `{field}`"));
+            assert!(
+                line.contains(&format!("(default {value})")),
+                "CallLimits's `{field}` is {value} by default, which its docs do not say: {line}"
+            );
+        }
         #[cfg(feature = "http")]
         {
             use crate::transport::http::{
                 DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
                 DEFAULT_MAX_SESSIONS,
             };
-            assert_eq!(DEFAULT_HEADER_READ_TIMEOUT, Duration::from_secs(10));
-            assert_eq!(DEFAULT_BODY_READ_TIMEOUT, Duration::from_secs(30));
-            assert_eq!(
-                (DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS),
-                (1024, 1024)
+            assert_documents(
+                server,
+                "header_read_timeout",
+                &[format!("default {}", spoken(DEFAULT_HEADER_READ_TIMEOUT))],
+            );
+            assert_documents(
+                server,
+                "body_read_timeout",
+                &[format!("default {}", spoken(DEFAULT_BODY_READ_TIMEOUT))],
+            );
+            assert_documents(
+                server,
+                "max_connections",
+                &[format!("default {DEFAULT_MAX_CONNECTIONS}")],
+            );
+            assert_documents(
+                server,
+                "max_sessions",
+                &[format!("default {DEFAULT_MAX_SESSIONS}")],
             );
         }
         #[cfg(feature = "auth")]
-        assert_eq!(
-            crate::transport::auth::DEFAULT_LEEWAY,
-            Duration::from_secs(30)
+        assert_documents(
+            include_str!("transport/auth/mod.rs"),
+            "leeway",
+            &[format!(
+                "default {} seconds",
+                crate::transport::auth::DEFAULT_LEEWAY.as_secs()
+            )],
         );
     }
 }

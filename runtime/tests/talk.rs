@@ -561,5 +561,13 @@ async fn a_legacy_session_is_told_when_a_tool_is_switched_off_or_a_provider_regi
     let listed = running.list_tools(None).await.unwrap();
     assert!(listed.tools.iter().any(|t| t.name == "items_get"));
     assert!(listed.tools.iter().any(|t| t.name == "items_extra"));
+    // Three changes, three notifications: had the repeated flag sent one,
+    // a fourth would have arrived by now.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        changes(),
+        3,
+        "a flag set to what it was sent a notification"
+    );
     running.cancel().await.unwrap();
 }
