@@ -233,6 +233,28 @@ fn no_two_files_of_any_crate_import_each_other_even_through_others() {
 }
 
 #[test]
+fn every_member_of_the_workspace_is_on_the_crate_map() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(workspace.join("Cargo.toml")).unwrap();
+    let members = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("members = ["))
+        .expect("the workspace lists its members on one line");
+    let map = std::fs::read_to_string(workspace.join("docs/architecture.md")).unwrap();
+    let map = &map[map.find("## Crates").unwrap()..map.find("Dependencies run one way").unwrap()];
+    let missing: Vec<&str> = members
+        .trim_end_matches(']')
+        .split(',')
+        .map(|member| member.trim().trim_matches('"'))
+        .filter(|member| !map.contains(member))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md's crate map leaves out {missing:?}; say what each is for"
+    );
+}
+
+#[test]
 fn the_circle_check_finds_a_circle_through_a_third_file() {
     let edges: BTreeMap<String, BTreeSet<String>> = [
         ("a", vec!["b"]),

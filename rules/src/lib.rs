@@ -15,8 +15,8 @@
 //! A crate of its own, without features but `validate`, so that a server's
 //! build compiles it once, for the build script and the server alike (the
 //! runtime's features would make two copies of a crate that held both).
-//! It depends on serde_json and sha2 and little else, so the proc-macro
-//! build stays light. Not an API: users reach these items through the
+//! It depends on serde_json and sha2 and little else, so what the build
+//! script and the macro compile for it is little. Not an API: users reach these items through the
 //! `tooltable` facade.
 
 #![warn(missing_docs)]

@@ -24,8 +24,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// tooltable's own packages.
-const TOOLTABLE: [&str; 4] = [
+const TOOLTABLE: [&str; 5] = [
     "tooltable",
+    "tooltable-rules",
     "tooltable-runtime",
     "tooltable-macros",
     "tooltable-codegen",

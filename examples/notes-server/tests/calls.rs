@@ -152,6 +152,31 @@ fn the_manifest_rendered_at_run_time_equals_the_committed_tools_json() {
 }
 
 #[test]
+fn the_readme_shows_what_the_tools_command_prints() {
+    let printed = std::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
+        .arg("tools")
+        .output()
+        .unwrap();
+    assert!(printed.status.success());
+    let printed = String::from_utf8(printed.stdout).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let shown = readme
+        .split("```text\n")
+        .nth(1)
+        .and_then(|block| block.split("```").next())
+        .expect("the README shows the output of `tools` in a text block");
+    let lines: Vec<&str> = printed.lines().collect();
+    for line in shown.lines().filter(|line| *line != "…") {
+        assert!(
+            lines.contains(&line),
+            "the README shows `{line}`, which `cargo run -p notes-server -- tools` no longer prints; paste its output:\n{printed}"
+        );
+    }
+    assert_eq!(shown.lines().last(), lines.last().copied());
+}
+
+#[test]
 fn the_table_is_sorted_and_found_by_exact_name() {
     let names: Vec<&str> = TOOLS.tools().iter().map(|t| t.name()).collect();
     assert_eq!(

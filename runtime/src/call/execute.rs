@@ -16,7 +16,7 @@
 //! workers, N - 1 such handlers at once), and tokio's blocking pool past
 //! that, or on a current-thread runtime. In place, a handler still running
 //! after a tick has a sleeping worker woken to take over what its worker
-//! holds up ([`in_place`](super::in_place)); a trip to the pool costs a
+//! holds up ([`in_place`]); a trip to the pool costs a
 //! thread wake-up each way. The program's own call runs it on the calling
 //! thread, as any function the program calls. An `async fn` handler runs
 //! on the runtime: blocking inside one is its author's to avoid.

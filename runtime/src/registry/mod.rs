@@ -4,7 +4,7 @@
 //!
 //! A [`Registry`](crate::Registry) wraps the baked table; every call to any
 //! of its tools, baked or provided, goes through its one dispatch, so the
-//! rules of DESIGN §12 have one home whatever the transport. Nothing here
+//! rules the server enforces (docs/security.md) have one home whatever the transport. Nothing here
 //! knows MCP's transports: they state what they need as traits of their own.
 
 pub(crate) mod ingest;

@@ -245,7 +245,7 @@ impl<C: 'static> Table<C> {
     /// tool, so a confirming tool is confirmed by `confirm: true` in the
     /// arguments. Serve calls from clients through a
     /// [`Registry`](crate::registry::registry::Registry), whose
-    /// [`Consent`](crate::rules::confirm::Consent) setting decides instead.
+    /// [`Consent`] setting decides instead.
     ///
     /// An unknown name is a protocol error (JSON-RPC -32602). Everything else
     /// (a refused confirmation, arguments that do not fit the parameter type,

@@ -54,7 +54,7 @@ pub(crate) enum Kind {
 pub(crate) enum Method {
     /// `initialize`: opens a session over HTTP.
     Initialize,
-    /// `tools/list`: the transports may answer it themselves ([`super::listing`]).
+    /// `tools/list`: the transports may answer it themselves ([`listing`](crate::mcp::listing)).
     ToolsList,
     /// `tools/call`.
     ToolsCall,

@@ -1,4 +1,5 @@
-//! The transports: bytes in, answers out, with every guard of DESIGN §12.
+//! The transports: bytes in, answers out, with every guard docs/security.md
+//! lists.
 //!
 //! The guard parses each message once and refuses what is malformed or over
 //! a limit before rmcp sees it; stdio and streamable HTTP (a tower service,

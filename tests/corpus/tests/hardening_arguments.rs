@@ -1,7 +1,7 @@
 //! Arguments from anyone, for every tool of the corpus.
 //!
 //! A client may send any JSON as a tool's arguments. For each of the
-//! corpus's tools (149 parameter types, every construct the build lowers),
+//! corpus's tools (every parameter type, every construct the build lowers),
 //! arguments are generated from its published input schema and around it:
 //! properties present and missing, numbers and lengths at, inside and just
 //! past their bounds, formats and patterns, alternatives, and at every

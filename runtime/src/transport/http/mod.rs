@@ -9,7 +9,7 @@
 //! checked by the guard ([`super::guard`]). A call to a tool whose
 //! permission the token does not grant is `403` naming the scope. A
 //! stateless 2026-07-28 `tools/list` that asks nothing unusual is answered
-//! from the descriptors' text ([`super::listing`]). What passes is handed to
+//! from the descriptors' text ([`listing`](crate::mcp::listing)). What passes is handed to
 //! rmcp, which checks `Host` and `Origin` against the allow-lists given
 //! here, with the authenticated caller in the request's extensions.
 
