@@ -31,7 +31,7 @@ fn main() -> std::process::ExitCode {
     let registry = Registry::builder(&TOOLS)
         .max_tier(Tier::Destructive)
         .build();
-    let mut server = Server::new(registry, Shelf::new()).baked_lists(!typed);
+    let mut server = Server::new(registry, Shelf::new()).shortcut_lists(!typed);
     if let Some(size) = page_size {
         server = server.page_size(size);
     }

@@ -107,8 +107,8 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// before rmcp sees it (default: yes). Off, every listing goes through
     /// rmcp's typed path: the same answer, at the cost of parsing and
     /// serialising every tool again; for comparing the two.
-    pub fn baked_lists(self, enabled: bool) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.direct_lists(enabled))
+    pub fn shortcut_lists(self, enabled: bool) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.shortcut_lists(enabled))
     }
 
     /// Whether the transports answer a `tools/call` of a tool that cannot
@@ -118,8 +118,8 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// goes through rmcp's service: the same answer, at the cost of a task,
     /// a request context and, over HTTP, a session per stateless request;
     /// for comparing the two.
-    pub fn baked_calls(self, enabled: bool) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.direct_calls(enabled))
+    pub fn shortcut_calls(self, enabled: bool) -> Server<McpServer<C>> {
+        self.adapt(|mcp| mcp.shortcut_calls(enabled))
     }
 
     /// Instructions sent to clients when they connect.
@@ -773,7 +773,7 @@ mod tests {
     /// A duration as the docs say it: whole minutes, or seconds.
     fn spoken(duration: Duration) -> String {
         match duration.as_secs() {
-            secs if secs >= 60 && secs % 60 == 0 => format!("{} minutes", secs / 60),
+            secs if secs >= 60 && secs.is_multiple_of(60) => format!("{} minutes", secs / 60),
             secs => format!("{secs} s"),
         }
     }
@@ -786,7 +786,7 @@ mod tests {
         }
         let mut out = String::new();
         for (at, digit) in digits.chars().enumerate() {
-            if at > 0 && (digits.len() - at) % 3 == 0 {
+            if at > 0 && (digits.len() - at).is_multiple_of(3) {
                 out.push(' ');
             }
             out.push(digit);

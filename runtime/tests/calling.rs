@@ -87,7 +87,7 @@ fn setups() -> Vec<Setup> {
 fn server(setup: &Setup, direct: bool) -> Server<McpServer<Shelf>> {
     let mut server = Server::new((setup.registry)(), Shelf::new())
         .handle_signals(false)
-        .baked_calls(direct);
+        .shortcut_calls(direct);
     if let Some(caller) = setup.caller {
         server = server.fixed_caller(caller());
     }
@@ -278,7 +278,7 @@ fn call_headers(tool: &str) -> Vec<(&'static str, &str)> {
     ]
 }
 
-/// Posts `body` with `headers` to the server with direct calls (`fast`)
+/// Posts `body` with `headers` to the server with the call shortcut (`fast`)
 /// and to the one without (`typed`): both must answer alike, and the direct
 /// path must have answered exactly when the request is `answerable`.
 async fn answered_alike(
@@ -314,7 +314,7 @@ fn a_call_whose_meta_or_retry_rmcp_reads_its_own_way_is_answered_as_rmcp_answers
         meta
     };
     let call = |meta: Value| json!({"name": "items_list", "arguments": {}, "_meta": meta});
-    // (what is sent, whether the direct path may answer it)
+    // (what is sent, whether the shortcut may answer it)
     let cases = [
         (call(current_meta()), true),
         (
@@ -418,7 +418,7 @@ fn a_call_read_in_the_guards_one_pass_is_answered_as_rmcp_reads_it() {
             r#"{{"name":"items_get","arguments":{arguments},"_meta":{meta}}}"#
         ))
     };
-    // (the whole body, whether the direct path may answer it)
+    // (the whole body, whether the shortcut may answer it)
     let cases: Vec<(String, bool)> = vec![
         (get(r#"{"id":1}"#), true),
         // Members in any order: params before the method and the id.
@@ -501,7 +501,7 @@ fn a_call_is_answered_directly_only_when_its_headers_ask_for_nothing_but_a_state
         headers
     };
     let twice = |name: &str| plus(*plain.iter().find(|(n, _)| *n == name).unwrap());
-    // (the headers, whether the direct path may answer)
+    // (the headers, whether the shortcut may answer)
     let cases: Vec<(Headers, bool)> = vec![
         (plain.clone(), true),
         (

@@ -78,7 +78,7 @@ fn setups() -> Vec<Setup> {
 fn server(setup: &Setup, baked: bool) -> Server<McpServer<Shelf>> {
     let mut server = Server::new((setup.registry)(), Shelf::new())
         .handle_signals(false)
-        .baked_lists(baked);
+        .shortcut_lists(baked);
     if let Some(caller) = setup.caller {
         server = server.fixed_caller(caller());
     }
@@ -148,7 +148,7 @@ fn compare(setup: &Setup, era: &str, fast: &[(String, Value)], typed: &[(String,
         if fast.get("result").is_some() {
             assert!(
                 copies_descriptors(setup, fast_raw, fast),
-                "{} ({era}), answer {i}: the fast path did not answer: {fast_raw}",
+                "{} ({era}), answer {i}: the shortcut did not answer: {fast_raw}",
                 setup.name
             );
             assert!(

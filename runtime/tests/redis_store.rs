@@ -1,4 +1,4 @@
-//! The Redis state store against a real redis-server started on a free
+//! The Redis flag store against a real redis-server started on a free
 //! port (`.ci/run` installs it): a change made through one store reaches
 //! another within a second and tells its registry, and a flood of changes
 //! ends in the last state.
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tooltable_runtime::registry::RedisStore;
-use tooltable_runtime::registry::{StateError, StateStore};
+use tooltable_runtime::registry::{FlagError, FlagStore};
 
 struct Redis(Child, u16);
 
@@ -124,7 +124,7 @@ async fn a_flood_of_changes_ends_in_the_last_state_and_is_told() {
 async fn a_bad_or_unreachable_url_is_refused_saying_so() {
     let refusal = RedisStore::connect("http://x", "t").await.unwrap_err();
     assert!(
-        matches!(&refusal, StateError::Store(s) if s.contains("is not a Redis URL")),
+        matches!(&refusal, FlagError::Store(s) if s.contains("is not a Redis URL")),
         "{refusal}"
     );
     let refusal = RedisStore::connect("redis://127.0.0.1:1/0", "t")
@@ -133,7 +133,7 @@ async fn a_bad_or_unreachable_url_is_refused_saying_so() {
     assert!(
         refusal
             .to_string()
-            .starts_with("cannot reach the state store at redis://127.0.0.1:1/0"),
+            .starts_with("cannot reach the flag store at redis://127.0.0.1:1/0"),
         "{refusal}"
     );
 }

@@ -18,7 +18,7 @@ use tooltable_runtime::provider::handler;
 use tooltable_runtime::provider::{Arguments, BoxFuture, Outcome, Output};
 use tooltable_runtime::provider::{ProvidedTool, Provider};
 use tooltable_runtime::registry::Pins;
-use tooltable_runtime::registry::{MemoryStore, StateError};
+use tooltable_runtime::registry::{FlagError, MemoryStore};
 use tooltable_runtime::{CallError, CallToolResult};
 use tooltable_runtime::{Tier, World};
 
@@ -70,7 +70,7 @@ fn read_only_server() -> Registry<Shelf> {
         .build()
 }
 
-/// A registry that serves every tier, with `policy` and a state store.
+/// A registry that serves every tier, with `policy` and a flag store.
 fn everything() -> tooltable_runtime::registry::RegistryBuilder<Shelf> {
     Registry::builder(&TOOLS).max_tier(Tier::Destructive)
 }
@@ -432,16 +432,16 @@ fn enable_flags_need_a_store_and_a_known_tool() {
     assert!(!registry.controls_available());
     assert_eq!(
         registry.set_enabled("items_get", false),
-        Err(StateError::NoStore)
+        Err(FlagError::NoStore)
     );
     assert_eq!(
         registry.enabled("items_nope"),
-        Err(StateError::UnknownTool("items_nope".into()))
+        Err(FlagError::UnknownTool("items_nope".into()))
     );
     let registry = Registry::builder(&TOOLS).store(MemoryStore::new()).build();
     assert_eq!(
         registry.set_enabled("items_nope", true),
-        Err(StateError::UnknownTool("items_nope".into()))
+        Err(FlagError::UnknownTool("items_nope".into()))
     );
 }
 

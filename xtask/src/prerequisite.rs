@@ -18,7 +18,7 @@ pub(crate) struct Prerequisite {
 pub(crate) const PREREQUISITES: &[Prerequisite] = &[Prerequisite {
     program: "redis-server",
     package: "redis-server",
-    why: "the Redis state store and replica tests start their own",
+    why: "the Redis flag store and replica tests start their own",
 }];
 
 /// How a prerequisite came to be there.

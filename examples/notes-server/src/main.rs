@@ -23,7 +23,7 @@ struct Cli {
 enum Command {
     /// Serve the tools over MCP: stdio by default, or streamable HTTP.
     Serve(Box<ServeArgs>),
-    /// Switch a tool on or off for every replica sharing a state store.
+    /// Switch a tool on or off for every replica sharing a flag store.
     Admin {
         #[command(subcommand)]
         action: AdminAction,

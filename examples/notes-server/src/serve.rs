@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tooltable::policy::{Consent, MaxTier};
-use tooltable::registry::{MemoryStore, RedisStore, StateStore};
+use tooltable::registry::{FlagStore, MemoryStore, RedisStore};
 use tooltable::serve::{Auth, CallLimits, McpServer, ServeError, Server};
 use tooltable::{Registry, Tier};
 
@@ -125,7 +125,7 @@ pub fn consent(options: &Options) -> Consent {
 pub fn registry(
     max_tier: MaxTier,
     consent: Consent,
-    flags: impl StateStore + 'static,
+    flags: impl FlagStore + 'static,
 ) -> Registry<Store> {
     Registry::builder(&TOOLS)
         .max_tier(max_tier)
@@ -139,7 +139,7 @@ pub fn registry(
 pub fn server(
     store: Arc<Store>,
     options: &Options,
-    flags: impl StateStore + 'static,
+    flags: impl FlagStore + 'static,
 ) -> Result<Server<McpServer<Store>>, Box<dyn std::error::Error>> {
     let mut server = Server::new(registry(max_tier(options), consent(options), flags), store)
         .instructions("Notes kept in SQLite: search, read, create, update and delete notes.")

@@ -354,7 +354,7 @@ fn with_redis_gone_replicas_keep_the_last_flags_and_changes_flow_again_when_it_r
     }
     let unreachable = admin("enable", "notes_stats", &redis.url());
     assert!(!unreachable.status.success());
-    assert!(String::from_utf8_lossy(&unreachable.stderr).contains("cannot reach the state store"));
+    assert!(String::from_utf8_lossy(&unreachable.stderr).contains("cannot reach the flag store"));
 
     redis.restart();
     // A fresh Redis holds no flags: the replicas read its empty set when they
@@ -428,7 +428,7 @@ fn two_replicas(test: &str) -> (TempDir, Redis, Replica, Replica) {
             .and_then(|a| Replica::try_start(&dir.0, "b", &redis.url(), &key).map(|b| (a, b)));
         match started {
             Ok((a, b)) => return (dir, redis, a, b),
-            Err(why) if tries < 3 && why.contains("cannot reach the state store") => {
+            Err(why) if tries < 3 && why.contains("cannot reach the flag store") => {
                 eprintln!(
                     "{test}: the replicas could not reach redis-server on port {}, starting another: {why}",
                     redis.port
@@ -683,7 +683,7 @@ fn a_malformed_or_unreachable_state_url_stops_the_server_at_start_saying_so() {
         ("http://not-redis", "is not a Redis URL"),
         (
             &format!("redis://127.0.0.1:{}/0", free_port()) as &str,
-            "cannot reach the state store",
+            "cannot reach the flag store",
         ),
     ] {
         let output = Command::new(SERVER)

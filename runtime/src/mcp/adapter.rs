@@ -29,7 +29,7 @@ use crate::call::rounds::{Rounds, State};
 use crate::mcp::admission::{Admission, CallLimits};
 use crate::mcp::caller::CallerSource;
 use crate::mcp::caller::transport_caller;
-use crate::mcp::calling::{Calling, DirectCalls};
+use crate::mcp::calling::{Calling, ShortcutCalls};
 use crate::mcp::era::Negotiated;
 use crate::mcp::listing::{self, Listing};
 use crate::mcp::request::CallParams;
@@ -150,10 +150,10 @@ pub struct McpServer<C: Send + Sync + 'static> {
     serves_tasks: bool,
     /// Whether the transports answer listings themselves
     /// ([`super::listing`]).
-    direct_lists: bool,
+    shortcut_lists: bool,
     /// Whether the transports answer the calls that cannot talk back
     /// themselves ([`super::calling`]).
-    direct_calls: bool,
+    shortcut_calls: bool,
     session: Arc<Session>,
 }
 
@@ -188,8 +188,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             task_home: self.task_home.clone(),
             task_limits: self.task_limits,
             serves_tasks: self.serves_tasks,
-            direct_lists: self.direct_lists,
-            direct_calls: self.direct_calls,
+            shortcut_lists: self.shortcut_lists,
+            shortcut_calls: self.shortcut_calls,
             session: self.session.clone(),
         }
     }
@@ -248,8 +248,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             task_home: TaskHome::Memory,
             task_limits: TaskLimits::default(),
             serves_tasks,
-            direct_lists: true,
-            direct_calls: true,
+            shortcut_lists: true,
+            shortcut_calls: true,
             session: Arc::new(Session::default()),
         }
     }
@@ -323,7 +323,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     pub(crate) fn shortcut(&self, stateless: bool) -> Arc<dyn Shortcut> {
         let session = (!stateless).then(|| self.session.negotiated.clone());
         Arc::new(Shortcuts {
-            listing: self.direct_lists.then(|| Listing {
+            listing: self.shortcut_lists.then(|| Listing {
                 registry: self.registry.clone(),
                 shape: listing::Shape {
                     ttl_ms: self.ttl_ms,
@@ -332,7 +332,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 caller: self.caller.clone(),
                 session: session.clone(),
             }),
-            calling: self.direct_calls.then(|| Calling {
+            calling: self.shortcut_calls.then(|| Calling {
                 server: Arc::new(self.share()),
                 session,
             }),
@@ -340,15 +340,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Whether the transports answer listings themselves (default: yes).
-    pub(crate) fn direct_lists(mut self, enabled: bool) -> McpServer<C> {
-        self.direct_lists = enabled;
+    pub(crate) fn shortcut_lists(mut self, enabled: bool) -> McpServer<C> {
+        self.shortcut_lists = enabled;
         self
     }
 
     /// Whether the transports answer calls of tools that cannot talk back
     /// themselves (default: yes).
-    pub(crate) fn direct_calls(mut self, enabled: bool) -> McpServer<C> {
-        self.direct_calls = enabled;
+    pub(crate) fn shortcut_calls(mut self, enabled: bool) -> McpServer<C> {
+        self.shortcut_calls = enabled;
         self
     }
 
@@ -592,7 +592,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
-impl<C: Send + Sync + 'static> DirectCalls for McpServer<C> {
+impl<C: Send + Sync + 'static> ShortcutCalls for McpServer<C> {
     fn caller_source(&self) -> &CallerSource {
         &self.caller
     }

@@ -25,7 +25,7 @@ use std::sync::Arc;
 pub(crate) type Pending = BoxFuture<'static, String>;
 
 /// A server that can run a call without rmcp's service: the adapter.
-pub(crate) trait DirectCalls: Send + Sync + 'static {
+pub(crate) trait ShortcutCalls: Send + Sync + 'static {
     /// How the caller of a request is decided.
     fn caller_source(&self) -> &CallerSource;
 
@@ -51,7 +51,7 @@ pub(crate) struct Calling<S> {
     pub session: Option<Arc<Negotiated>>,
 }
 
-impl<S: DirectCalls> Calling<S> {
+impl<S: ShortcutCalls> Calling<S> {
     /// The response to the call `id` with `params`, once the call ran, or
     /// `None` for rmcp to answer
     /// ([`Shortcut::call`](super::shortcut::Shortcut::call)).

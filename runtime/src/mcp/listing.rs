@@ -8,7 +8,7 @@
 //! that text into the response. What is not certain (a request of an
 //! unusual shape, an era the transport cannot tell, a caller only a custom
 //! function can name, a cursor this server did not give out) goes on to
-//! rmcp unchanged: the fast path may decline, never differ. The serving
+//! rmcp unchanged: the shortcut may decline, never differ. The serving
 //! tests compare its answers with rmcp's for every era, page and policy
 //! they serve.
 

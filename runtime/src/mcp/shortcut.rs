@@ -11,7 +11,7 @@
 //! sure of goes on to rmcp unchanged. The shortcut may decline, never
 //! differ: the serving tests compare its answers with rmcp's byte for byte.
 
-use crate::mcp::calling::{Calling, DirectCalls};
+use crate::mcp::calling::{Calling, ShortcutCalls};
 use crate::mcp::listing::{Answer, Listing};
 use crate::registry::policy::Caller;
 use rmcp::model::RequestId;
@@ -55,7 +55,7 @@ pub(crate) struct Shortcuts<C: Send + Sync + 'static, S> {
     pub calling: Option<Calling<S>>,
 }
 
-impl<C: Send + Sync + 'static, S: DirectCalls> Shortcut for Shortcuts<C, S> {
+impl<C: Send + Sync + 'static, S: ShortcutCalls> Shortcut for Shortcuts<C, S> {
     fn list(
         &self,
         request: &[u8],

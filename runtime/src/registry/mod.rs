@@ -12,18 +12,18 @@ pub(crate) mod pins;
 pub(crate) mod policy;
 pub(crate) mod provider;
 // The folder holds the registry's parts; this file is the registry itself.
+pub(crate) mod flags;
 #[allow(clippy::module_inception)]
 pub(crate) mod registry;
 #[cfg(feature = "rmcp")]
 pub(crate) mod router;
-pub(crate) mod state;
 #[cfg(feature = "rmcp")]
 pub(crate) mod tasks;
 
+#[cfg(feature = "redis")]
+pub use flags::redis::RedisStore;
+pub use flags::{FlagError, FlagStore, MemoryStore, OnChange};
 pub use pins::{Pins, SnapshotError};
 pub use registry::{Changes, Description, Entry, Listing, RegistryBuilder};
-#[cfg(feature = "redis")]
-pub use state::redis::RedisStore;
-pub use state::{MemoryStore, OnChange, StateError, StateStore};
 #[cfg(feature = "redis")]
 pub use tasks::redis::RedisTasks;

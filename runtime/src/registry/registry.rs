@@ -2,7 +2,7 @@
 //!
 //! A [`Registry`] wraps the static table with what a multi-user server
 //! needs: a caller [`Policy`], enable flags an operator flips through a
-//! [`StateStore`], conversation pins, providers that add tools at run time,
+//! [`FlagStore`], conversation pins, providers that add tools at run time,
 //! and an administrator's view. It is cheap to clone and share across tasks.
 //!
 //! The order in which a call is checked lives in `Registry::dispatch`
@@ -14,10 +14,10 @@ use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
 use crate::call::identity::Permissions;
 use crate::call::result::{CallError, CallToolResult, Reply};
+use crate::registry::flags::{FlagError, FlagStore};
 use crate::registry::pins::{self, Pins, SnapshotError};
 use crate::registry::policy::{AllowAll, Caller, MaxTier, Policy, check_permission};
 use crate::registry::provider::{BatchError, Provider, Registered, validate_batch};
-use crate::registry::state::{StateError, StateStore};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::tier::Tier;
@@ -158,7 +158,7 @@ struct Inner<C: 'static> {
     table_needs_permissions: bool,
     consent: Consent,
     policy: Box<dyn Policy>,
-    store: Option<Box<dyn StateStore>>,
+    store: Option<Box<dyn FlagStore>>,
     conceal: bool,
     open_world_exceptions: BTreeSet<String>,
     configured: Mutex<Vec<Configured<C>>>,
@@ -228,7 +228,7 @@ pub struct RegistryBuilder<C: 'static> {
     max_tier: MaxTier,
     consent: Consent,
     policy: Box<dyn Policy>,
-    store: Option<Box<dyn StateStore>>,
+    store: Option<Box<dyn FlagStore>>,
     conceal: bool,
     open_world_exceptions: BTreeSet<String>,
     providers: Vec<Configured<C>>,
@@ -260,7 +260,7 @@ impl<C: 'static> RegistryBuilder<C> {
     }
 
     /// Where enable overrides live (default: none, so flags cannot change).
-    pub fn store(mut self, store: impl StateStore + 'static) -> Self {
+    pub fn store(mut self, store: impl FlagStore + 'static) -> Self {
         self.store = Some(Box::new(store));
         self
     }
@@ -380,7 +380,7 @@ impl<C: 'static> Registry<C> {
 
     /// A registry that serves the read tools of `table` to every caller:
     /// the safe default. Use [`Registry::builder`] to raise the tier, or to
-    /// add a policy, a state store or providers.
+    /// add a policy, a flag store or providers.
     pub fn new(table: &'static Table<C>) -> Registry<C> {
         Registry::builder(table).build()
     }
@@ -745,18 +745,18 @@ impl<C: 'static> Registry<C> {
     }
 
     /// Whether a tool is enabled.
-    pub fn enabled(&self, name: &str) -> Result<bool, StateError> {
+    pub fn enabled(&self, name: &str) -> Result<bool, FlagError> {
         if self.get(name).is_none() {
-            return Err(StateError::UnknownTool(name.to_owned()));
+            return Err(FlagError::UnknownTool(name.to_owned()));
         }
         Ok(self.is_enabled(name))
     }
 
     /// Switches a tool on or off, for new calls; calls already running finish.
-    pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), StateError> {
-        let store = self.inner.store.as_ref().ok_or(StateError::NoStore)?;
+    pub fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), FlagError> {
+        let store = self.inner.store.as_ref().ok_or(FlagError::NoStore)?;
         if self.get(name).is_none() {
-            return Err(StateError::UnknownTool(name.to_owned()));
+            return Err(FlagError::UnknownTool(name.to_owned()));
         }
         if self.is_enabled(name) != enabled {
             store.set_enabled(name, enabled);

@@ -176,7 +176,7 @@ impl StdoutThread {
 
 /// Listings answered on the thread that reads stdin, written to stdout
 /// there and then.
-struct Direct {
+struct ReaderShortcut {
     shortcut: Arc<dyn Shortcut>,
     max_depth: usize,
     /// A listing whose id is in flight is left to the guard, which refuses it.
@@ -192,7 +192,7 @@ struct Direct {
     shutdown: CancellationToken,
 }
 
-/// What [`Direct::answer`] did with a line.
+/// What [`ReaderShortcut::answer`] did with a line.
 enum Answered {
     /// It was a listing, and its answer was written.
     Yes,
@@ -202,7 +202,7 @@ enum Answered {
     Failed(std::io::Error),
 }
 
-impl Direct {
+impl ReaderShortcut {
     fn answer(&self, line: &[u8]) -> Answered {
         // Most lines are not listings; finding that out costs a scan, not a parse.
         // Deciding on the bytes is only a shortcut: a listing written with
@@ -280,7 +280,7 @@ where
         Ends::Process => {
             let output = Out::Thread(StdoutThread::start()?);
             let max = limits.max_request_bytes;
-            let direct = shortcut.clone().map(|shortcut| Direct {
+            let on_reader = shortcut.clone().map(|shortcut| ReaderShortcut {
                 shortcut,
                 max_depth: limits.max_depth,
                 inflight: inflight.clone(),
@@ -290,7 +290,7 @@ where
             });
             std::thread::Builder::new()
                 .name("tooltable-stdin".into())
-                .spawn(move || read_stdin(max, direct, lines_tx))
+                .spawn(move || read_stdin(max, on_reader, lines_tx))
                 .map_err(|e| ServeError::io("cannot start the thread that reads stdin", e))?;
             output
         }
@@ -370,16 +370,16 @@ async fn read_lines<R: AsyncBufRead + Unpin>(
 }
 
 /// Reads stdin on its own thread until it ends, answering the listings
-/// `direct` can answer.
-fn read_stdin(max: usize, direct: Option<Direct>, lines: mpsc::Sender<Incoming>) {
+/// `on_reader` can answer.
+fn read_stdin(max: usize, on_reader: Option<ReaderShortcut>, lines: mpsc::Sender<Incoming>) {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
     loop {
         let mut line = Vec::new();
         match read_bounded_line_blocking(&mut reader, &mut line, max) {
             Ok(Some(Incoming::Line(line)))
-                if let Some(direct) = &direct
-                    && let answered = direct.answer(&line)
+                if let Some(on_reader) = &on_reader
+                    && let answered = on_reader.answer(&line)
                     && !matches!(answered, Answered::No) =>
             {
                 if let Answered::Failed(error) = answered {
@@ -388,8 +388,8 @@ fn read_stdin(max: usize, direct: Option<Direct>, lines: mpsc::Sender<Incoming>)
                 }
             }
             Ok(Some(incoming)) => {
-                if let Some(direct) = &direct {
-                    direct.behind.fetch_add(1, Ordering::AcqRel);
+                if let Some(on_reader) = &on_reader {
+                    on_reader.behind.fetch_add(1, Ordering::AcqRel);
                 }
                 if lines.blocking_send(incoming).is_err() {
                     return;
@@ -501,7 +501,7 @@ struct Guarding {
     shortcut: Option<Arc<dyn Shortcut>>,
     inflight: Arc<InFlight>,
     /// The lines read on stdin's own thread and not yet through the guard
-    /// ([`Direct::behind`]); counted down as each one is.
+    /// ([`ReaderShortcut::behind`]); counted down as each one is.
     behind: Arc<AtomicUsize>,
     /// The server is shutting down.
     shutdown: CancellationToken,
@@ -784,9 +784,9 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                     entered = inflight.enter(&id) => entered.map_err(Some),
                     () = shutdown.cancelled() => Err(None),
                 };
-                let direct = judge.shortcut.as_ref().zip(call);
+                let shortcut_call = judge.shortcut.as_ref().zip(call);
                 match entered {
-                    Ok(()) => match direct
+                    Ok(()) => match shortcut_call
                         .and_then(|(s, call)| s.call(id.to_rmcp(), call, &judge.operator, None))
                     {
                         Some(pending) => {

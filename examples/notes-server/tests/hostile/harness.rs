@@ -353,7 +353,7 @@ impl StdioServer {
 
     /// How many calls the transport answered without rmcp's service, and
     /// the log that says so.
-    pub fn direct_calls(&self) -> (usize, String) {
+    pub fn shortcut_calls(&self) -> (usize, String) {
         let log = std::fs::read_to_string(self.dir.0.join("server.log")).unwrap_or_default();
         let calls = log
             .matches("a call is answered without rmcp's service")

@@ -325,7 +325,7 @@ fn on_stdio_a_listing_and_a_ping_are_answered_at_once_while_calls_wait_on_a_lock
         assert!(answer["result"].is_object(), "{answer}");
         answered.insert(answer["id"].as_u64().unwrap(), answer);
     }
-    let (direct, log) = server.direct_calls();
+    let (direct, log) = server.shortcut_calls();
     assert_eq!(direct, 2, "notes_update was answered without rmcp: {log}");
 }
 
@@ -346,7 +346,7 @@ fn a_call_answered_without_rmcp_still_blocked_when_the_grace_period_ends_is_answ
     server.stopped_once(&json!(10), Duration::from_secs(4));
     drop(lock);
     assert!(server.child.wait().unwrap().success());
-    let (direct, log) = server.direct_calls();
+    let (direct, log) = server.shortcut_calls();
     assert_eq!(direct, 1, "the call was answered without rmcp: {log}");
 }
 

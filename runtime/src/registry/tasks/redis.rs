@@ -25,7 +25,7 @@
 use super::{
     Ending, Owner, Reservation, Status, TaskLimits, TaskRefusal, TaskView, new_id, numbered,
 };
-use crate::registry::state::redis::timeout;
+use crate::registry::flags::redis::timeout;
 use redis::AsyncCommands;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};

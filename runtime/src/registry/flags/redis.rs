@@ -12,7 +12,7 @@
 //! meanwhile is not missed. A burst of changes costs one read of the set
 //! per burst, not one per change.
 
-use crate::registry::state::{OnChange, StateError, StateStore};
+use crate::registry::flags::{FlagError, FlagStore, OnChange};
 use futures_util::{FutureExt, StreamExt};
 use redis::AsyncCommands;
 use std::collections::BTreeSet;
@@ -75,9 +75,9 @@ impl Drop for RedisStore {
     }
 }
 
-fn unreachable(url: &str, error: impl std::fmt::Display) -> StateError {
-    StateError::Store(format!(
-        "cannot reach the state store at {url}: {error}; start Redis there, or serve without a shared store"
+fn unreachable(url: &str, error: impl std::fmt::Display) -> FlagError {
+    FlagError::Store(format!(
+        "cannot reach the flag store at {url}: {error}; start Redis there, or serve without a shared store"
     ))
 }
 
@@ -87,10 +87,10 @@ impl RedisStore {
     /// Redis that cannot be reached now is an error: a replica that started
     /// without the shared flags could serve a tool the others have switched
     /// off.
-    pub async fn connect(url: &str, namespace: &str) -> Result<RedisStore, StateError> {
+    pub async fn connect(url: &str, namespace: &str) -> Result<RedisStore, FlagError> {
         let client = redis::Client::open(url).map_err(|e| {
-            StateError::Store(format!(
-                "the state store URL `{url}` is not a Redis URL ({e}); write it as redis://HOST:PORT/DB"
+            FlagError::Store(format!(
+                "the flag store URL `{url}` is not a Redis URL ({e}); write it as redis://HOST:PORT/DB"
             ))
         })?;
         let keys = Keys::new(namespace);
@@ -136,10 +136,10 @@ impl RedisStore {
         namespace: &str,
         tool: &str,
         enabled: bool,
-    ) -> Result<bool, StateError> {
+    ) -> Result<bool, FlagError> {
         let client = redis::Client::open(url).map_err(|e| {
-            StateError::Store(format!(
-                "the state store URL `{url}` is not a Redis URL ({e}); write it as redis://HOST:PORT/DB"
+            FlagError::Store(format!(
+                "the flag store URL `{url}` is not a Redis URL ({e}); write it as redis://HOST:PORT/DB"
             ))
         })?;
         let keys = Keys::new(namespace);
@@ -152,7 +152,7 @@ impl RedisStore {
     }
 }
 
-impl StateStore for RedisStore {
+impl FlagStore for RedisStore {
     fn enabled(&self, tool: &str) -> Option<bool> {
         let disabled = self.disabled.read().unwrap_or_else(|p| p.into_inner());
         disabled.contains(tool).then_some(false)
@@ -182,7 +182,7 @@ impl StateStore for RedisStore {
                 write(&mut connection, &keys, &tool, enabled).await
             };
             if let Err(error) = written.await {
-                tracing::error!(%url, tool, enabled, %error, "the state store could not be told of a change; it applies to this replica only");
+                tracing::error!(%url, tool, enabled, %error, "the flag store could not be told of a change; it applies to this replica only");
             }
         });
     }
@@ -274,7 +274,7 @@ async fn listen(
         match session.await {
             Ok(mut pubsub) => {
                 if down {
-                    tracing::info!(%url, "the state store is back; flags are shared again");
+                    tracing::info!(%url, "the flag store is back; flags are shared again");
                     down = false;
                 }
                 backoff = Duration::from_millis(100);
@@ -291,7 +291,7 @@ async fn listen(
             }
             Err(error) => {
                 if !down {
-                    tracing::error!(%url, %error, "lost the state store; serving with the last flags read until it is back");
+                    tracing::error!(%url, %error, "lost the flag store; serving with the last flags read until it is back");
                     down = true;
                 }
                 tokio::time::sleep(backoff).await;
@@ -300,7 +300,7 @@ async fn listen(
             }
         }
         if !down {
-            tracing::error!(%url, "lost the state store; serving with the last flags read until it is back");
+            tracing::error!(%url, "lost the flag store; serving with the last flags read until it is back");
             down = true;
         }
     }

@@ -1,6 +1,6 @@
 //! Enable flags an operator can flip at run time.
 //!
-//! A [`StateStore`] holds overrides of whether a tool is enabled; a tool
+//! A [`FlagStore`] holds overrides of whether a tool is enabled; a tool
 //! without an override is enabled. The in-memory store suits one process;
 //! replicas that must agree share a store ([`redis`], with the `redis`
 //! feature), which tells each registry of changes made elsewhere so it can
@@ -19,7 +19,7 @@ use std::sync::{Arc, RwLock};
 pub type OnChange = Arc<dyn Fn() + Send + Sync>;
 
 /// Where enable overrides live.
-pub trait StateStore: Send + Sync {
+pub trait FlagStore: Send + Sync {
     /// The override for `tool`, if one is set.
     fn enabled(&self, tool: &str) -> Option<bool>;
     /// Sets the override for `tool`.
@@ -32,7 +32,7 @@ pub trait StateStore: Send + Sync {
     }
 
     /// Registers what to call when the flags change other than through
-    /// [`StateStore::set_enabled`] (a store only this process writes never
+    /// [`FlagStore::set_enabled`] (a store only this process writes never
     /// calls it).
     fn on_change(&self, _notify: OnChange) {}
 }
@@ -50,7 +50,7 @@ impl MemoryStore {
     }
 }
 
-impl StateStore for MemoryStore {
+impl FlagStore for MemoryStore {
     fn enabled(&self, tool: &str) -> Option<bool> {
         // A writer that panicked left a plain map behind, still usable.
         let map = self.overrides.read().unwrap_or_else(|p| p.into_inner());
@@ -70,29 +70,29 @@ impl StateStore for MemoryStore {
 
 /// Why an enable flag could not be read or set.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StateError {
+pub enum FlagError {
     /// No tool has this name.
     UnknownTool(String),
-    /// The registry was built without a state store.
+    /// The registry was built without a flag store.
     NoStore,
     /// A shared store could not be reached or read; the sentence says which
     /// and what to do.
     Store(String),
 }
 
-impl fmt::Display for StateError {
+impl fmt::Display for FlagError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StateError::UnknownTool(name) => write!(f, "no tool is named `{name}`"),
-            StateError::NoStore => f.write_str(
-                "this server has no state store, so tools cannot be switched on or off at run time; build the registry with `.store(..)`",
+            FlagError::UnknownTool(name) => write!(f, "no tool is named `{name}`"),
+            FlagError::NoStore => f.write_str(
+                "this server has no flag store, so tools cannot be switched on or off at run time; build the registry with `.store(..)`",
             ),
-            StateError::Store(sentence) => f.write_str(sentence),
+            FlagError::Store(sentence) => f.write_str(sentence),
         }
     }
 }
 
-impl std::error::Error for StateError {}
+impl std::error::Error for FlagError {}
 
 #[cfg(test)]
 mod tests {
