@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::Path;
 use tooltable_codegen::committed::Requested;
 use tooltable_codegen::compat;
-use tooltable_rules::wire::json_text::JsonWriter;
+use tooltable_rules::wire::json_text;
 use tooltable_rules::wire::manifest::Manifest;
 
 /// One committed file that does not match the sources.
@@ -197,37 +197,41 @@ fn json(
     fix: &str,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let mut w = JsonWriter::pretty();
-    w.begin_object();
-    w.field_str("status", if drifts.is_empty() { "ok" } else { "drift" });
-    w.field_str("crate", crate_name);
-    w.key("checked");
-    w.begin_array();
-    for path in checked {
-        w.string(path);
+    /// The JSON report's fields, in the order it lists them.
+    #[derive(serde::Serialize)]
+    struct Report<'a> {
+        status: &'static str,
+        #[serde(rename = "crate")]
+        crate_name: &'a str,
+        checked: &'a [String],
+        drifted: Vec<Drifted<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fix: Option<&'a str>,
     }
-    w.end_array();
-    w.key("drifted");
-    w.begin_array();
-    for drift in drifts {
-        w.begin_object();
-        w.field_str("path", &drift.path);
-        w.field_str("state", if drift.missing { "missing" } else { "stale" });
-        w.key("tools");
-        w.begin_array();
-        for tool in &drift.tools {
-            w.string(tool);
-        }
-        w.end_array();
-        w.field_str("diff", &drift.diff);
-        w.end_object();
+    /// One file that drifted.
+    #[derive(serde::Serialize)]
+    struct Drifted<'a> {
+        path: &'a str,
+        state: &'static str,
+        tools: &'a [String],
+        diff: &'a str,
     }
-    w.end_array();
-    if !drifts.is_empty() {
-        w.field_str("fix", fix);
-    }
-    w.end_object();
-    writeln!(out, "{}", w.finish())
+    let report = Report {
+        status: if drifts.is_empty() { "ok" } else { "drift" },
+        crate_name,
+        checked,
+        drifted: drifts
+            .iter()
+            .map(|drift| Drifted {
+                path: &drift.path,
+                state: if drift.missing { "missing" } else { "stale" },
+                tools: &drift.tools,
+                diff: &drift.diff,
+            })
+            .collect(),
+        fix: (!drifts.is_empty()).then_some(fix),
+    };
+    writeln!(out, "{}", json_text::pretty(&report))
 }
 
 /// Escapes a workflow command's message.

@@ -3,7 +3,8 @@
 
 use crate::compat::classify::{ToolChange, ToolStatus};
 use crate::emit::markdown;
-use tooltable_rules::wire::json_text::JsonWriter;
+use serde::Serialize;
+use tooltable_rules::wire::json_text;
 use tooltable_rules::wire::manifest::Manifest;
 
 /// The `format` of the JSON report.
@@ -88,57 +89,92 @@ pub fn text(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> String
 /// the order found.
 pub fn json(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> String {
     let [cosmetic, compatible, breaking] = counts(tools);
-    let mut w = JsonWriter::pretty();
-    w.begin_object();
-    w.field_str("format", REPORT_FORMAT);
-    for (key, manifest) in [("old", before), ("new", after)] {
-        w.key(key);
-        w.begin_object();
-        w.field_str("crate", &manifest.crate_name);
-        w.field_str("inventory", &manifest.inventory.to_string());
-        w.end_object();
-    }
-    w.key("summary");
-    w.begin_object();
-    w.field("breaking", &breaking.into());
-    w.field("compatible", &compatible.into());
-    w.field("cosmetic", &cosmetic.into());
-    w.end_object();
-    w.key("tools");
-    w.begin_array();
-    for tool in tools {
-        w.begin_object();
-        w.field_str("name", &tool.name);
-        w.field_str("status", tool.status.as_str());
-        if let ToolStatus::Renamed { from } = &tool.status {
-            w.field_str("renamed_from", from);
-        }
-        w.field_str("class", tool.class().as_str());
-        match tool.old_fingerprint {
-            Some(f) => w.field_str("old_fingerprint", &f.to_string()),
-            None => w.field("old_fingerprint", &serde_json::Value::Null),
-        }
-        match tool.new_fingerprint {
-            Some(f) => w.field_str("new_fingerprint", &f.to_string()),
-            None => w.field("new_fingerprint", &serde_json::Value::Null),
-        }
-        w.key("changes");
-        w.begin_array();
-        for change in &tool.changes {
-            w.begin_object();
-            w.field_str("class", change.class.as_str());
-            w.field_str("at", &change.at);
-            w.field_str("message", &change.message);
-            w.end_object();
-        }
-        w.end_array();
-        w.end_object();
-    }
-    w.end_array();
-    w.end_object();
-    let mut text = w.finish();
+    let side = |manifest: &Manifest| Side {
+        crate_name: manifest.crate_name.clone(),
+        inventory: manifest.inventory.to_string(),
+    };
+    let mut text = json_text::pretty(&Report {
+        format: REPORT_FORMAT,
+        old: side(before),
+        new: side(after),
+        summary: Summary {
+            breaking,
+            compatible,
+            cosmetic,
+        },
+        tools: tools
+            .iter()
+            .map(|tool| ToolReport {
+                name: &tool.name,
+                status: tool.status.as_str(),
+                renamed_from: match &tool.status {
+                    ToolStatus::Renamed { from } => Some(from),
+                    _ => None,
+                },
+                class: tool.class().as_str(),
+                old_fingerprint: tool.old_fingerprint.map(|f| f.to_string()),
+                new_fingerprint: tool.new_fingerprint.map(|f| f.to_string()),
+                changes: tool
+                    .changes
+                    .iter()
+                    .map(|change| ChangeReport {
+                        class: change.class.as_str(),
+                        at: &change.at,
+                        message: &change.message,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    });
     text.push('\n');
     text
+}
+
+/// The JSON report's fields, in the order it lists them.
+#[derive(Serialize)]
+struct Report<'a> {
+    format: &'static str,
+    old: Side,
+    new: Side,
+    summary: Summary,
+    tools: Vec<ToolReport<'a>>,
+}
+
+/// One side of the comparison.
+#[derive(Serialize)]
+struct Side {
+    #[serde(rename = "crate")]
+    crate_name: String,
+    inventory: String,
+}
+
+/// How many changes of each class.
+#[derive(Serialize)]
+struct Summary {
+    breaking: usize,
+    compatible: usize,
+    cosmetic: usize,
+}
+
+/// One tool's changes.
+#[derive(Serialize)]
+struct ToolReport<'a> {
+    name: &'a str,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    renamed_from: Option<&'a String>,
+    class: &'static str,
+    old_fingerprint: Option<String>,
+    new_fingerprint: Option<String>,
+    changes: Vec<ChangeReport<'a>>,
+}
+
+/// One change of a tool.
+#[derive(Serialize)]
+struct ChangeReport<'a> {
+    class: &'static str,
+    at: &'a str,
+    message: &'a str,
 }
 
 /// The report as Markdown, for a pull-request comment.

@@ -10,10 +10,11 @@ mod strict;
 
 pub use strict::strict_schema;
 
+use serde::Serialize;
 use serde_json::Value;
 use tooltable_rules::names::{NameProfile, validate_name};
 use tooltable_rules::wire::descriptor;
-use tooltable_rules::wire::json_text::JsonWriter;
+use tooltable_rules::wire::json_text::{self, sorted};
 use tooltable_rules::wire::manifest::Manifest;
 
 /// A target format.
@@ -25,6 +26,46 @@ pub enum Format {
     Openai,
     /// Anthropic tools.
     Anthropic,
+}
+
+/// The MCP `tools/list` result, as served.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct McpList<'a> {
+    tools: Vec<descriptor::Text<'a>>,
+    ttl_ms: u64,
+    cache_scope: &'static str,
+    result_type: &'static str,
+}
+
+/// One tool as OpenAI or Anthropic takes it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Function<'a> {
+    Openai {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        function: OpenaiFunction<'a>,
+    },
+    Anthropic {
+        name: &'a str,
+        #[serde(serialize_with = "sorted")]
+        description: Value,
+        #[serde(serialize_with = "sorted")]
+        input_schema: Value,
+    },
+}
+
+/// An OpenAI function tool's `function`.
+#[derive(Serialize)]
+struct OpenaiFunction<'a> {
+    name: &'a str,
+    #[serde(serialize_with = "sorted")]
+    description: Value,
+    #[serde(serialize_with = "sorted")]
+    parameters: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strict: Option<bool>,
 }
 
 /// The export's text (without a trailing newline), or every reason it
@@ -50,23 +91,19 @@ pub fn render(
             ));
         }
     }
-    let mut w = JsonWriter::pretty();
-    match format {
-        Format::Mcp => {
-            w.begin_object();
-            w.key("tools");
-            w.begin_array();
-            for tool in &manifest.tools {
-                descriptor::write(&mut w, &tool.descriptor);
-            }
-            w.end_array();
-            w.field("ttlMs", &ttl_ms.into());
-            w.field_str("cacheScope", "public");
-            w.field_str("resultType", "complete");
-            w.end_object();
-        }
+    let text = match format {
+        Format::Mcp => json_text::pretty(&McpList {
+            tools: manifest
+                .tools
+                .iter()
+                .map(|tool| descriptor::Text(&tool.descriptor))
+                .collect(),
+            ttl_ms,
+            cache_scope: "public",
+            result_type: "complete",
+        }),
         Format::Openai | Format::Anthropic => {
-            w.begin_array();
+            let mut functions = Vec::new();
             for tool in &manifest.tools {
                 let get = |key: &str| tool.descriptor.get(key).cloned().unwrap_or(Value::Null);
                 let description = get("description");
@@ -82,30 +119,29 @@ pub fn render(
                         })),
                     }
                 }
-                w.begin_object();
-                if format == Format::Openai {
-                    w.field_str("type", "function");
-                    w.key("function");
-                    w.begin_object();
-                    w.field_str("name", &tool.name);
-                    w.field("description", &description);
-                    w.field("parameters", &schema);
-                    if strict {
-                        w.field("strict", &Value::Bool(true));
+                functions.push(if format == Format::Openai {
+                    Function::Openai {
+                        kind: "function",
+                        function: OpenaiFunction {
+                            name: &tool.name,
+                            description,
+                            parameters: schema,
+                            strict: strict.then_some(true),
+                        },
                     }
-                    w.end_object();
                 } else {
-                    w.field_str("name", &tool.name);
-                    w.field("description", &description);
-                    w.field("input_schema", &schema);
-                }
-                w.end_object();
+                    Function::Anthropic {
+                        name: &tool.name,
+                        description,
+                        input_schema: schema,
+                    }
+                });
             }
-            w.end_array();
+            json_text::pretty(&functions)
         }
-    }
+    };
     if errors.is_empty() {
-        Ok(w.finish())
+        Ok(text)
     } else {
         Err(errors)
     }

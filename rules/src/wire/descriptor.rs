@@ -10,7 +10,8 @@
 use crate::icons::{self, Icon};
 use crate::task::TaskSupport;
 use crate::tier::Annotations;
-use crate::wire::json_text::JsonWriter;
+use crate::wire::json_text::{self, Sorted};
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 /// The descriptor's keys, in the order its text lists them.
@@ -89,35 +90,34 @@ pub fn build(parts: DescriptorParts<'_>) -> Value {
     Value::Object(map)
 }
 
-/// Writes a descriptor with its own keys in [`KEYS`] order and any others
-/// after them, sorted.
-pub fn write(writer: &mut JsonWriter, descriptor: &Value) {
-    let Some(map) = descriptor.as_object() else {
-        writer.value(descriptor);
-        return;
-    };
-    writer.begin_object();
-    for key in KEYS {
-        if let Some(value) = map.get(key) {
-            writer.field(key, value);
-        }
+/// A descriptor that serializes with its own keys in [`KEYS`] order and any
+/// others after them, sorted, every nested object's keys sorted.
+#[derive(Clone, Copy, Debug)]
+pub struct Text<'a>(pub &'a Value);
+
+impl Serialize for Text<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Some(map) = self.0.as_object() else {
+            return Sorted(self.0).serialize(serializer);
+        };
+        let mut rest: Vec<(&String, &Value)> = map
+            .iter()
+            .filter(|(k, _)| !KEYS.contains(&k.as_str()))
+            .collect();
+        rest.sort_by(|a, b| a.0.cmp(b.0));
+        let own = KEYS.iter().filter_map(|key| map.get_key_value(*key));
+        serializer.collect_map(own.chain(rest).map(|(k, v)| (k, Sorted(v))))
     }
-    let mut rest: Vec<(&String, &Value)> = map
-        .iter()
-        .filter(|(k, _)| !KEYS.contains(&k.as_str()))
-        .collect();
-    rest.sort_by(|a, b| a.0.cmp(b.0));
-    for (key, value) in rest {
-        writer.field(key, value);
-    }
-    writer.end_object();
 }
 
-/// The descriptor's served text: compact, in [`write()`]'s order.
+/// Serializes a field's descriptor as [`Text`] (for `serialize_with`).
+pub fn text<S: Serializer>(descriptor: &Value, serializer: S) -> Result<S::Ok, S::Error> {
+    Text(descriptor).serialize(serializer)
+}
+
+/// The descriptor's served text: compact, in [`Text`]'s order.
 pub fn to_text(descriptor: &Value) -> String {
-    let mut writer = JsonWriter::compact();
-    write(&mut writer, descriptor);
-    writer.finish()
+    json_text::compact(&Text(descriptor))
 }
 
 #[cfg(test)]

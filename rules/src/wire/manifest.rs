@@ -12,8 +12,11 @@ use crate::info::ToolInfo;
 use crate::tier::Tier;
 use crate::wire::descriptor;
 use crate::wire::fingerprint::{Fingerprint, descriptor_fingerprint, inventory_fingerprint};
-use crate::wire::json_text::JsonWriter;
-use serde_json::{Map, Value};
+use crate::wire::json_text;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The `format` of the manifests this version writes and reads.
@@ -30,29 +33,49 @@ pub struct Manifest {
     pub tools: Vec<ManifestTool>,
 }
 
-/// One tool of a manifest.
-#[derive(Clone, Debug, PartialEq)]
+/// One tool of a manifest. Its fields are the manifest's keys, in the
+/// order the text lists them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ManifestTool {
     /// The tool's name.
     pub name: String,
     /// Its risk tier.
+    #[serde(with = "tier")]
     pub tier: Tier,
     /// The toolset it belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toolset: Option<String>,
     /// The permission a caller needs, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission: Option<String>,
     /// Whether it needs `confirm: true`, and the consequence it names.
+    #[serde(default, with = "confirm", skip_serializing_if = "Option::is_none")]
     pub confirm: Option<Confirm<'static>>,
     /// The version that introduced it, as declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
     /// The platforms it is limited to, as declared; empty means all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub platforms: Vec<String>,
     /// The source file that declares it, relative to the crate's directory.
     pub source: String,
     /// The fingerprint of its descriptor and permission.
+    #[serde(with = "fingerprint")]
     pub fingerprint: Fingerprint,
     /// The descriptor exactly as `tools/list` serves it.
+    #[serde(serialize_with = "descriptor::text", deserialize_with = "object")]
     pub descriptor: Value,
+}
+
+/// The manifest's text, as serde writes and reads it.
+#[derive(Serialize, Deserialize)]
+struct ManifestText<'a> {
+    format: Cow<'a, str>,
+    #[serde(rename = "crate")]
+    crate_name: Cow<'a, str>,
+    #[serde(with = "fingerprint")]
+    inventory: Fingerprint,
+    tools: Cow<'a, [ManifestTool]>,
 }
 
 impl ManifestTool {
@@ -89,48 +112,12 @@ impl Manifest {
 
     /// The manifest's text.
     pub fn render(&self) -> String {
-        let mut w = JsonWriter::pretty();
-        w.begin_object();
-        w.field_str("format", FORMAT);
-        w.field_str("crate", &self.crate_name);
-        w.field_str("inventory", &self.inventory.to_string());
-        w.key("tools");
-        w.begin_array();
-        for tool in &self.tools {
-            w.begin_object();
-            w.field_str("name", &tool.name);
-            w.field_str("tier", tool.tier.as_str());
-            if let Some(toolset) = &tool.toolset {
-                w.field_str("toolset", toolset);
-            }
-            if let Some(permission) = &tool.permission {
-                w.field_str("permission", permission);
-            }
-            match &tool.confirm {
-                Some(Confirm::Required) => w.field("confirm", &Value::Bool(true)),
-                Some(Confirm::Because(text)) => w.field_str("confirm", text),
-                None => {}
-            }
-            if let Some(since) = &tool.since {
-                w.field_str("since", since);
-            }
-            if !tool.platforms.is_empty() {
-                w.key("platforms");
-                w.begin_array();
-                for platform in &tool.platforms {
-                    w.string(platform);
-                }
-                w.end_array();
-            }
-            w.field_str("source", &tool.source);
-            w.field_str("fingerprint", &tool.fingerprint.to_string());
-            w.key("descriptor");
-            descriptor::write(&mut w, &tool.descriptor);
-            w.end_object();
-        }
-        w.end_array();
-        w.end_object();
-        let mut text = w.finish();
+        let mut text = json_text::pretty(&ManifestText {
+            format: FORMAT.into(),
+            crate_name: Cow::Borrowed(&self.crate_name),
+            inventory: self.inventory,
+            tools: Cow::Borrowed(&self.tools),
+        });
         text.push('\n');
         text
     }
@@ -142,9 +129,10 @@ impl Manifest {
             pointer: String::new(),
             message: format!("is not JSON: {e}"),
         })?;
-        let root = object(&root, "")?;
-        let format = string(root, "", "format")?;
-        if format != FORMAT {
+        // The format first: a manifest of another version may differ in any key.
+        if let Some(format) = root.get("format").and_then(Value::as_str)
+            && format != FORMAT
+        {
             return Err(ManifestError {
                 pointer: "/format".into(),
                 message: format!(
@@ -152,22 +140,22 @@ impl Manifest {
                 ),
             });
         }
-        let crate_name = string(root, "", "crate")?.to_owned();
-        let inventory = fingerprint(root, "", "inventory")?;
-        let list = root.get("tools").ok_or_else(|| missing("", "tools"))?;
-        let list = list.as_array().ok_or_else(|| ManifestError {
-            pointer: "/tools".into(),
-            message: "must be an array of tools".into(),
-        })?;
-        let mut tools = Vec::with_capacity(list.len());
-        for (index, item) in list.iter().enumerate() {
-            tools.push(parse_tool(item, &format!("/tools/{index}"))?);
+        if !root.is_object() {
+            return Err(ManifestError {
+                pointer: String::new(),
+                message: "must be a JSON object".into(),
+            });
         }
+        let read: ManifestText<'static> =
+            serde_path_to_error::deserialize(&root).map_err(ManifestError::located)?;
         let manifest = Manifest {
-            crate_name,
-            inventory,
-            tools,
+            crate_name: read.crate_name.into_owned(),
+            inventory: read.inventory,
+            tools: read.tools.into_owned(),
         };
+        for (index, tool) in manifest.tools.iter().enumerate() {
+            check_tool(tool, &format!("/tools/{index}"))?;
+        }
         let expected = inventory_fingerprint(
             manifest
                 .tools
@@ -187,60 +175,9 @@ impl Manifest {
     }
 }
 
-fn parse_tool(item: &Value, at: &str) -> Result<ManifestTool, ManifestError> {
-    let map = object(item, at)?;
-    let tier_text = string(map, at, "tier")?;
-    let tier = Tier::parse(tier_text).ok_or_else(|| ManifestError {
-        pointer: format!("{at}/tier"),
-        message: format!("is `{tier_text}`; expected `read`, `write` or `destructive`"),
-    })?;
-    let confirm = match map.get("confirm") {
-        None => None,
-        Some(Value::Bool(true)) => Some(Confirm::Required),
-        Some(Value::String(text)) => Some(Confirm::Because(text.clone().into())),
-        Some(_) => {
-            return Err(ManifestError {
-                pointer: format!("{at}/confirm"),
-                message: "must be `true` or a string naming the consequence".into(),
-            });
-        }
-    };
-    let platforms = match map.get("platforms") {
-        None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                v.as_str().map(str::to_owned).ok_or_else(|| ManifestError {
-                    pointer: format!("{at}/platforms/{i}"),
-                    message: "must be a string".into(),
-                })
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => {
-            return Err(ManifestError {
-                pointer: format!("{at}/platforms"),
-                message: "must be an array of strings".into(),
-            });
-        }
-    };
-    let descriptor = map
-        .get("descriptor")
-        .ok_or_else(|| missing(at, "descriptor"))?
-        .clone();
-    object(&descriptor, &format!("{at}/descriptor"))?;
-    let tool = ManifestTool {
-        name: string(map, at, "name")?.to_owned(),
-        tier,
-        toolset: optional_string(map, at, "toolset")?,
-        permission: optional_string(map, at, "permission")?,
-        confirm,
-        since: optional_string(map, at, "since")?,
-        platforms,
-        source: string(map, at, "source")?.to_owned(),
-        fingerprint: fingerprint(map, at, "fingerprint")?,
-        descriptor,
-    };
+/// What serde cannot check of a tool: that its descriptor names it, and
+/// that its fingerprint is its descriptor's.
+fn check_tool(tool: &ManifestTool, at: &str) -> Result<(), ManifestError> {
     if tool.descriptor.get("name").and_then(Value::as_str) != Some(tool.name.as_str()) {
         return Err(ManifestError {
             pointer: format!("{at}/descriptor/name"),
@@ -257,7 +194,80 @@ fn parse_tool(item: &Value, at: &str) -> Result<ManifestTool, ManifestError> {
             ),
         });
     }
-    Ok(tool)
+    Ok(())
+}
+
+/// A tier as the manifest writes it: `read`, `write` or `destructive`.
+mod tier {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(tier: &Tier, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(tier.as_str())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Tier, D::Error> {
+        let text = Cow::<str>::deserialize(deserializer)?;
+        Tier::parse(&text).ok_or_else(|| {
+            D::Error::custom(format!(
+                "is `{text}`; expected `read`, `write` or `destructive`"
+            ))
+        })
+    }
+}
+
+/// Confirmation as the manifest writes it: `true`, or the consequence.
+mod confirm {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(
+        confirm: &Option<Confirm<'static>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match confirm {
+            Some(Confirm::Because(text)) => serializer.serialize_str(text),
+            _ => serializer.serialize_bool(true),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Confirm<'static>>, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::Bool(true) => Ok(Some(Confirm::Required)),
+            Value::String(text) => Ok(Some(Confirm::Because(text.into()))),
+            _ => Err(D::Error::custom(
+                "must be `true` or a string naming the consequence",
+            )),
+        }
+    }
+}
+
+/// A fingerprint as its text, `sha256:` and 64 hex digits.
+mod fingerprint {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(
+        fingerprint: &Fingerprint,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(fingerprint)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Fingerprint, D::Error> {
+        Cow::<str>::deserialize(deserializer)?
+            .parse()
+            .map_err(D::Error::custom)
+    }
+}
+
+/// A descriptor, which must be a JSON object.
+fn object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+    match Value::deserialize(deserializer)? {
+        value @ Value::Object(_) => Ok(value),
+        _ => Err(D::Error::custom("must be a JSON object")),
+    }
 }
 
 /// What is wrong with a manifest, and where (a JSON pointer).
@@ -281,55 +291,51 @@ impl fmt::Display for ManifestError {
 
 impl std::error::Error for ManifestError {}
 
-fn missing(at: &str, key: &str) -> ManifestError {
-    ManifestError {
-        pointer: at.to_owned(),
-        message: format!("misses the key `{key}`"),
+impl ManifestError {
+    /// A serde error at the place serde_path_to_error found it, in the
+    /// manifest's words.
+    fn located(error: serde_path_to_error::Error<serde_json::Error>) -> ManifestError {
+        let mut pointer = String::new();
+        for segment in error.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => {
+                    pointer.push_str(&format!("/{index}"))
+                }
+                serde_path_to_error::Segment::Map { key } => {
+                    pointer.push('/');
+                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                }
+                serde_path_to_error::Segment::Enum { variant } => {
+                    pointer.push_str(&format!("/{variant}"))
+                }
+                serde_path_to_error::Segment::Unknown => {}
+            }
+        }
+        let serde = error.into_inner().to_string();
+        let message = if let Some(key) = serde
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'))
+        {
+            format!("misses the key `{key}`")
+        } else if let Some((found, expected)) = serde
+            .strip_prefix("invalid type: ")
+            .and_then(|rest| rest.split_once(", expected "))
+        {
+            // serde's words for JSON's kinds, in JSON's.
+            let json = |kind: &str| match kind {
+                "map" => "an object".to_owned(),
+                "a map" => "an object".to_owned(),
+                "sequence" => "an array".to_owned(),
+                "a sequence" => "an array".to_owned(),
+                kind if kind.starts_with("struct ") => "a JSON object".to_owned(),
+                kind => kind.to_owned(),
+            };
+            format!("must be {}, not {}", json(expected), json(found))
+        } else {
+            serde
+        };
+        ManifestError { pointer, message }
     }
-}
-
-fn object<'v>(value: &'v Value, at: &str) -> Result<&'v Map<String, Value>, ManifestError> {
-    value.as_object().ok_or_else(|| ManifestError {
-        pointer: at.to_owned(),
-        message: "must be a JSON object".into(),
-    })
-}
-
-fn string<'v>(map: &'v Map<String, Value>, at: &str, key: &str) -> Result<&'v str, ManifestError> {
-    match map.get(key) {
-        None => Err(missing(at, key)),
-        Some(Value::String(text)) => Ok(text),
-        Some(_) => Err(ManifestError {
-            pointer: format!("{at}/{key}"),
-            message: "must be a string".into(),
-        }),
-    }
-}
-
-fn optional_string(
-    map: &Map<String, Value>,
-    at: &str,
-    key: &str,
-) -> Result<Option<String>, ManifestError> {
-    match map.get(key) {
-        None => Ok(None),
-        Some(_) => string(map, at, key).map(|s| Some(s.to_owned())),
-    }
-}
-
-fn fingerprint(
-    map: &Map<String, Value>,
-    at: &str,
-    key: &str,
-) -> Result<Fingerprint, ManifestError> {
-    string(map, at, key)?
-        .parse()
-        .map_err(
-            |e: crate::wire::fingerprint::ParseFingerprintError| ManifestError {
-                pointer: format!("{at}/{key}"),
-                message: e.to_string(),
-            },
-        )
 }
 
 #[cfg(test)]
@@ -394,6 +400,25 @@ mod tests {
             .replace("\"description\": \"d\"", "\"description\": \"e\"");
         let err = Manifest::parse(&text).unwrap_err();
         assert_eq!(err.pointer, "/tools/0/fingerprint");
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_refused_in_json_s_words() {
+        let text = Manifest::new("demo", vec![tool("a")])
+            .render()
+            .replace("\"source\": \"src/notes.rs\"", "\"source\": 7");
+        let err = Manifest::parse(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/tools/0/source must be a string, not integer `7`"
+        );
+        let err = Manifest::parse(
+            r#"{"format": "tooltable-manifest/1", "crate": "d", "inventory": "x", "tools": {}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(err.pointer, "/inventory", "{err}");
+        let err = Manifest::parse("[]").unwrap_err();
+        assert_eq!(err.to_string(), "the manifest must be a JSON object");
     }
 
     #[test]
