@@ -112,24 +112,132 @@ impl ToolAttr {
     }
 }
 
-/// The keys `#[tool]` accepts, in the order the documentation lists them.
-pub const KEYS: [&str; 15] = [
-    "name",
-    "title",
-    "icons",
-    "tier",
-    "idempotent",
-    "world",
-    "task",
-    "confirm",
-    "permission",
-    "toolset",
-    "since",
-    "platforms",
-    "meta",
-    "example",
-    "admin_summary",
+/// How a key's value is read into the attribute being built.
+type Read = fn(&mut Builder, &Entry) -> syn::Result<()>;
+
+/// The grammar of `#[tool]`: every key, in the order the documentation
+/// lists them, and how its value is read. A new key is a line here and a
+/// field of [`ToolAttr`]; a key given twice, an unknown key and a missing
+/// tier are reported for every key alike.
+const GRAMMAR: [(&str, Read); 15] = [
+    ("name", Builder::read_name),
+    ("title", |b, entry| {
+        b.attr.title = Some(non_empty_string(
+            entry,
+            "a display title, such as `title = \"Search notes\"`",
+        )?);
+        Ok(())
+    }),
+    ("icons", |b, entry| {
+        let RawValue::List(tokens, parens) = &entry.value else {
+            return Err(syn::Error::new(
+                value_span(entry),
+                format!("`icons` takes a list of icons, such as {ICONS_EXAMPLE}"),
+            ));
+        };
+        b.attr.icons = parse_icons(tokens.clone(), parens.join())?;
+        Ok(())
+    }),
+    ("tier", |b, entry| {
+        let (tier, span) = choice(
+            entry,
+            ("tier", "read, write or destructive"),
+            Tier::parse,
+            ("tier", "`read`, `write` or `destructive`"),
+        )?;
+        b.attr.tier = Spanned::new(tier, span);
+        b.tier_read = true;
+        Ok(())
+    }),
+    ("idempotent", |b, entry| {
+        let value = match &entry.value {
+            RawValue::Flag => true,
+            RawValue::Expr(Expr::Lit(ExprLit {
+                lit: Lit::Bool(b), ..
+            })) => b.value,
+            _ => {
+                return Err(syn::Error::new(
+                    value_span(entry),
+                    "`idempotent` takes no value, or `true` or `false`",
+                ));
+            }
+        };
+        b.attr.idempotent = Some(Spanned::new(value, entry.key.span()));
+        Ok(())
+    }),
+    ("world", |b, entry| {
+        let (world, span) = choice(
+            entry,
+            ("world", "open or closed"),
+            World::parse,
+            ("world", "`open` or `closed`"),
+        )?;
+        b.attr.world = Some(Spanned::new(world, span));
+        Ok(())
+    }),
+    ("task", |b, entry| {
+        let (task, span) = choice(
+            entry,
+            ("task", "optional, required or forbidden"),
+            TaskSupport::parse,
+            ("task support", "`forbidden`, `optional` or `required`"),
+        )?;
+        b.attr.task = Some(Spanned::new(task, span));
+        Ok(())
+    }),
+    ("confirm", Builder::read_confirm),
+    ("permission", |b, entry| {
+        b.attr.permission = Some(non_empty_string(
+            entry,
+            "the permission a caller needs, such as `permission = \"notes.delete\"`",
+        )?);
+        Ok(())
+    }),
+    ("toolset", |b, entry| {
+        b.attr.toolset = Some(non_empty_string(
+            entry,
+            "a toolset name, such as `toolset = \"notes\"`",
+        )?);
+        Ok(())
+    }),
+    ("since", |b, entry| {
+        b.attr.since = Some(non_empty_string(
+            entry,
+            "the version that introduced the tool, such as `since = \"0.2.0\"`",
+        )?);
+        Ok(())
+    }),
+    ("platforms", Builder::read_platforms),
+    ("meta", |b, entry| {
+        let RawValue::List(tokens, parens) = &entry.value else {
+            return Err(syn::Error::new(
+                value_span(entry),
+                "`meta` takes a list of declarations, such as `meta(audience = \"internal\", cost = 2)`",
+            ));
+        };
+        b.attr.meta = parse_meta_decls(tokens.clone(), parens.join())?;
+        Ok(())
+    }),
+    ("example", Builder::read_example),
+    ("admin_summary", |b, entry| {
+        b.attr.admin_summary = Some(non_empty_string(
+            entry,
+            "a summary for administrators, such as `admin_summary = \"...\"`",
+        )?);
+        Ok(())
+    }),
 ];
+
+/// The keys `#[tool]` accepts, in the order the documentation lists them.
+pub const KEYS: [&str; GRAMMAR.len()] = {
+    let mut keys = [""; GRAMMAR.len()];
+    let mut at = 0;
+    while at < keys.len() {
+        keys[at] = GRAMMAR[at].0;
+        at += 1;
+    }
+    keys
+};
 
 /// Parses the tokens inside `#[tool(...)]`. `attr_span` locates the whole
 /// attribute, for errors about what is missing from it. A literal `name` is
@@ -148,10 +256,7 @@ pub fn parse_tool_attr(
         Punctuated::<Entry, Token![,]>::parse_terminated,
     )?;
     let mut errors = Errors::default();
-    let mut builder = Builder {
-        names,
-        ..Builder::default()
-    };
+    let mut builder = Builder::new(names, attr_span);
     let mut seen: Vec<(String, Span)> = Vec::new();
     for entry in entries {
         let key = entry.key.to_string();
@@ -168,12 +273,22 @@ pub fn parse_tool_attr(
             continue;
         }
         seen.push((key.clone(), entry.key.span()));
-        builder.tier_given |= key == "tier";
-        if let Err(error) = builder.accept(&key, entry) {
+        let Some((_, read)) = GRAMMAR.iter().find(|(name, _)| *name == key) else {
+            errors.push(syn::Error::new(
+                entry.key.span(),
+                format!(
+                    "unknown key `{key}` in #[tool]; the keys are {}",
+                    KEYS.join(", ")
+                ),
+            ));
+            continue;
+        };
+        if let Err(error) = read(&mut builder, &entry) {
             errors.push(error);
         }
     }
-    let attr = builder.finish(attr_span, &mut errors);
+    let tier_given = seen.iter().any(|(key, _)| key == "tier");
+    let attr = builder.finish(tier_given, attr_span, &mut errors);
     errors.finish()?;
     attr.ok_or_else(|| syn::Error::new(attr_span, "unreachable: errors were reported"))
 }
@@ -292,245 +407,137 @@ impl Errors {
     }
 }
 
-#[derive(Default)]
+/// The attribute as its keys are read: [`ToolAttr`] itself, its tier a
+/// placeholder until `tier` is read (without one, nothing is built).
 struct Builder {
     names: Option<NameProfile>,
-    tier_given: bool,
-    name: Option<Spanned<String>>,
-    title: Option<Spanned<String>>,
-    tier: Option<Spanned<Tier>>,
-    idempotent: Option<Spanned<bool>>,
-    world: Option<Spanned<World>>,
-    task: Option<Spanned<TaskSupport>>,
-    confirm: Option<Spanned<Confirm<'static>>>,
-    permission: Option<Spanned<String>>,
-    toolset: Option<Spanned<String>>,
-    since: Option<Spanned<String>>,
-    platforms: Option<Spanned<Vec<String>>>,
-    meta: Vec<MetaDecl>,
-    example: Option<Spanned<Value>>,
-    admin_summary: Option<Spanned<String>>,
-    icons: Vec<Icon>,
+    tier_read: bool,
+    attr: ToolAttr,
 }
 
 impl Builder {
-    fn accept(&mut self, key: &str, entry: Entry) -> syn::Result<()> {
-        let span = entry.key.span();
-        match key {
-            "name" => {
-                let lit = string(&entry, "the tool's name, such as `name = \"notes_search\"`")?;
-                if let Some(profile) = self.names {
-                    validate_name(&lit.value(), profile, &[] as &[&str])
-                        .map_err(|e| syn::Error::new(lit.span(), e))?;
-                }
-                self.name = Some(Spanned::new(lit.value(), lit.span()));
-            }
-            "title" => {
-                self.title = Some(non_empty_string(
-                    &entry,
-                    "a display title, such as `title = \"Search notes\"`",
-                )?)
-            }
-            "permission" => {
-                self.permission = Some(non_empty_string(
-                    &entry,
-                    "the permission a caller needs, such as `permission = \"notes.delete\"`",
-                )?)
-            }
-            "toolset" => {
-                self.toolset = Some(non_empty_string(
-                    &entry,
-                    "a toolset name, such as `toolset = \"notes\"`",
-                )?)
-            }
-            "since" => {
-                self.since = Some(non_empty_string(
-                    &entry,
-                    "the version that introduced the tool, such as `since = \"0.2.0\"`",
-                )?)
-            }
-            "admin_summary" => {
-                self.admin_summary = Some(non_empty_string(
-                    &entry,
-                    "a summary for administrators, such as `admin_summary = \"...\"`",
-                )?)
-            }
-            "tier" => {
-                let (word, word_span) = word(&entry, "tier", "read, write or destructive")?;
-                let tier = Tier::parse(&word).ok_or_else(|| {
-                    syn::Error::new(
-                        word_span,
-                        format!("unknown tier `{word}`; expected `read`, `write` or `destructive`"),
-                    )
-                })?;
-                self.tier = Some(Spanned::new(tier, word_span));
-            }
-            "world" => {
-                let (word, word_span) = word(&entry, "world", "open or closed")?;
-                let world = World::parse(&word).ok_or_else(|| {
-                    syn::Error::new(
-                        word_span,
-                        format!("unknown world `{word}`; expected `open` or `closed`"),
-                    )
-                })?;
-                self.world = Some(Spanned::new(world, word_span));
-            }
-            "task" => {
-                let (word, word_span) = word(&entry, "task", "optional, required or forbidden")?;
-                let task = TaskSupport::parse(&word).ok_or_else(|| {
-                    syn::Error::new(
-                        word_span,
-                        format!(
-                            "unknown task support `{word}`; expected `forbidden`, `optional` or `required`"
-                        ),
-                    )
-                })?;
-                self.task = Some(Spanned::new(task, word_span));
-            }
-            "idempotent" => {
-                let value = match &entry.value {
-                    RawValue::Flag => true,
-                    RawValue::Expr(Expr::Lit(ExprLit {
-                        lit: Lit::Bool(b), ..
-                    })) => b.value,
-                    _ => {
-                        return Err(syn::Error::new(
-                            value_span(&entry),
-                            "`idempotent` takes no value, or `true` or `false`",
-                        ));
-                    }
-                };
-                self.idempotent = Some(Spanned::new(value, span));
-            }
-            "confirm" => {
-                let decl = match &entry.value {
-                    RawValue::Flag => Confirm::Required,
-                    RawValue::Expr(Expr::Lit(ExprLit {
-                        lit: Lit::Str(s), ..
-                    })) => {
-                        let text = s.value();
-                        if text.trim().is_empty() {
-                            return Err(syn::Error::new(
-                                s.span(),
-                                "the consequence is empty; say what the tool does, such as `confirm = \"deletes the note for good\"`, or write `confirm` alone",
-                            ));
-                        }
-                        Confirm::Because(text.into())
-                    }
-                    _ => {
-                        return Err(syn::Error::new(
-                            value_span(&entry),
-                            "`confirm` takes no value, or a string naming the consequence, such as `confirm = \"deletes the note for good\"`",
-                        ));
-                    }
-                };
-                self.confirm = Some(Spanned::new(decl, span));
-            }
-            "platforms" => {
-                let expected =
-                    "a list of platform names, such as `platforms = [\"linux\", \"macos\"]`";
-                let RawValue::Expr(Expr::Array(ExprArray { elems, .. })) = &entry.value else {
-                    return Err(syn::Error::new(
-                        value_span(&entry),
-                        format!("`platforms` takes {expected}"),
-                    ));
-                };
-                let mut list = Vec::new();
-                for elem in elems {
-                    match elem {
-                        Expr::Lit(ExprLit {
-                            lit: Lit::Str(s), ..
-                        }) if !s.value().is_empty() => list.push(s.value()),
-                        other => {
-                            return Err(syn::Error::new(
-                                other.span(),
-                                format!("`platforms` takes {expected}"),
-                            ));
-                        }
-                    }
-                }
-                self.platforms = Some(Spanned::new(list, span));
-            }
-            "example" => {
-                let lit = string(
-                    &entry,
-                    "the example's JSON arguments as a string, such as `example = r#\"{\"query\": \"milk\"}\"#`",
-                )?;
-                let value: Value = serde_json::from_str(&lit.value()).map_err(|e| {
-                    syn::Error::new(lit.span(), format!("the example is not valid JSON: {e}"))
-                })?;
-                if !value.is_object() {
-                    return Err(syn::Error::new(
-                        lit.span(),
-                        "the example must be a JSON object of arguments, such as `{\"query\": \"milk\"}`",
-                    ));
-                }
-                self.example = Some(Spanned::new(value, lit.span()));
-            }
-            "icons" => {
-                let RawValue::List(tokens, parens) = &entry.value else {
-                    return Err(syn::Error::new(
-                        value_span(&entry),
-                        format!("`icons` takes a list of icons, such as {ICONS_EXAMPLE}"),
-                    ));
-                };
-                self.icons = parse_icons(tokens.clone(), parens.join())?;
-            }
-            "meta" => {
-                let RawValue::List(tokens, parens) = &entry.value else {
-                    return Err(syn::Error::new(
-                        value_span(&entry),
-                        "`meta` takes a list of declarations, such as `meta(audience = \"internal\", cost = 2)`",
-                    ));
-                };
-                self.meta = parse_meta_decls(tokens.clone(), parens.join())?;
-            }
-            _ => {
-                return Err(syn::Error::new(
-                    span,
-                    format!(
-                        "unknown key `{key}` in #[tool]; the keys are {}",
-                        KEYS.join(", ")
-                    ),
-                ));
-            }
+    fn new(names: Option<NameProfile>, attr_span: Span) -> Builder {
+        Builder {
+            names,
+            tier_read: false,
+            attr: ToolAttr {
+                name: None,
+                title: None,
+                tier: Spanned::new(Tier::Read, attr_span),
+                idempotent: None,
+                world: None,
+                task: None,
+                confirm: None,
+                permission: None,
+                toolset: None,
+                since: None,
+                platforms: None,
+                meta: Vec::new(),
+                example: None,
+                admin_summary: None,
+                icons: Vec::new(),
+            },
         }
+    }
+
+    fn read_name(&mut self, entry: &Entry) -> syn::Result<()> {
+        let lit = string(entry, "the tool's name, such as `name = \"notes_search\"`")?;
+        if let Some(profile) = self.names {
+            validate_name(&lit.value(), profile, &[] as &[&str])
+                .map_err(|e| syn::Error::new(lit.span(), e))?;
+        }
+        self.attr.name = Some(Spanned::new(lit.value(), lit.span()));
         Ok(())
     }
 
-    fn finish(self, attr_span: Span, errors: &mut Errors) -> Option<ToolAttr> {
-        let Some(tier) = self.tier else {
-            if !self.tier_given {
+    fn read_confirm(&mut self, entry: &Entry) -> syn::Result<()> {
+        let decl = match &entry.value {
+            RawValue::Flag => Confirm::Required,
+            RawValue::Expr(Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            })) => {
+                let text = s.value();
+                if text.trim().is_empty() {
+                    return Err(syn::Error::new(
+                        s.span(),
+                        "the consequence is empty; say what the tool does, such as `confirm = \"deletes the note for good\"`, or write `confirm` alone",
+                    ));
+                }
+                Confirm::Because(text.into())
+            }
+            _ => {
+                return Err(syn::Error::new(
+                    value_span(entry),
+                    "`confirm` takes no value, or a string naming the consequence, such as `confirm = \"deletes the note for good\"`",
+                ));
+            }
+        };
+        self.attr.confirm = Some(Spanned::new(decl, entry.key.span()));
+        Ok(())
+    }
+
+    fn read_platforms(&mut self, entry: &Entry) -> syn::Result<()> {
+        let expected = "a list of platform names, such as `platforms = [\"linux\", \"macos\"]`";
+        let RawValue::Expr(Expr::Array(ExprArray { elems, .. })) = &entry.value else {
+            return Err(syn::Error::new(
+                value_span(entry),
+                format!("`platforms` takes {expected}"),
+            ));
+        };
+        let mut list = Vec::new();
+        for elem in elems {
+            match elem {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) if !s.value().is_empty() => list.push(s.value()),
+                other => {
+                    return Err(syn::Error::new(
+                        other.span(),
+                        format!("`platforms` takes {expected}"),
+                    ));
+                }
+            }
+        }
+        self.attr.platforms = Some(Spanned::new(list, entry.key.span()));
+        Ok(())
+    }
+
+    fn read_example(&mut self, entry: &Entry) -> syn::Result<()> {
+        let lit = string(
+            entry,
+            "the example's JSON arguments as a string, such as `example = r#\"{\"query\": \"milk\"}\"#`",
+        )?;
+        let value: Value = serde_json::from_str(&lit.value()).map_err(|e| {
+            syn::Error::new(lit.span(), format!("the example is not valid JSON: {e}"))
+        })?;
+        if !value.is_object() {
+            return Err(syn::Error::new(
+                lit.span(),
+                "the example must be a JSON object of arguments, such as `{\"query\": \"milk\"}`",
+            ));
+        }
+        self.attr.example = Some(Spanned::new(value, lit.span()));
+        Ok(())
+    }
+
+    fn finish(self, tier_given: bool, attr_span: Span, errors: &mut Errors) -> Option<ToolAttr> {
+        if !self.tier_read {
+            if !tier_given {
                 errors.push(syn::Error::new(
                     attr_span,
                     "#[tool] needs a tier: add `tier = read`, `tier = write` or `tier = destructive`",
                 ));
             }
             return None;
-        };
-        if let (Tier::Read, Some(confirm)) = (tier.value, &self.confirm) {
+        }
+        let attr = self.attr;
+        if let (Tier::Read, Some(confirm)) = (attr.tier.value, &attr.confirm) {
             errors.push(syn::Error::new(
                 confirm.span,
                 "a `read` tool cannot require confirmation: it changes nothing; remove `confirm`, or raise the tier",
             ));
         }
-        Some(ToolAttr {
-            name: self.name,
-            title: self.title,
-            tier,
-            idempotent: self.idempotent,
-            world: self.world,
-            task: self.task,
-            confirm: self.confirm,
-            permission: self.permission,
-            toolset: self.toolset,
-            since: self.since,
-            platforms: self.platforms,
-            meta: self.meta,
-            example: self.example,
-            admin_summary: self.admin_summary,
-            icons: self.icons,
-        })
+        Some(attr)
     }
 }
 
@@ -586,6 +593,25 @@ fn word(entry: &Entry, key: &str, choices: &str) -> syn::Result<(String, Span)> 
             ),
         )),
     }
+}
+
+/// A key whose value is one word of a closed set: `(key, choices)` name
+/// them when the value is no word, `(what, expected)` when it is a word
+/// `parse` does not know.
+fn choice<T>(
+    entry: &Entry,
+    (key, choices): (&str, &str),
+    parse: fn(&str) -> Option<T>,
+    (what, expected): (&str, &str),
+) -> syn::Result<(T, Span)> {
+    let (word, span) = word(entry, key, choices)?;
+    let value = parse(&word).ok_or_else(|| {
+        syn::Error::new(
+            span,
+            format!("unknown {what} `{word}`; expected {expected}"),
+        )
+    })?;
+    Ok((value, span))
 }
 
 fn parse_meta_decls(tokens: TokenStream, scope: Span) -> syn::Result<Vec<MetaDecl>> {
