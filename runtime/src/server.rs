@@ -9,11 +9,14 @@
 //! starts, and a bad one is refused with a sentence naming it.
 
 use crate::mcp::adapter::McpServer;
+use crate::mcp::caller::CallerSource;
 use crate::mcp::compose::Composed;
+use crate::mcp::settings::Settings;
 use crate::mcp::shortcut::Shortcut;
 use crate::registry::policy::Caller;
 use crate::registry::registry::Registry;
 use rmcp::ServerHandler;
+use rmcp::model::Implementation;
 use rmcp::service::{RequestContext, RoleServer};
 use std::future::Future;
 use std::pin::Pin;
@@ -98,8 +101,9 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         server
     }
 
-    fn adapt(mut self, f: impl FnOnce(McpServer<C>) -> McpServer<C>) -> Server<McpServer<C>> {
-        self.handler = f(self.handler);
+    /// Changes the adapter's settings.
+    fn adapt(mut self, change: impl FnOnce(&mut Settings)) -> Server<McpServer<C>> {
+        self.handler = self.handler.configure(change);
         self
     }
 
@@ -108,7 +112,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// rmcp's typed path: the same answer, at the cost of parsing and
     /// serialising every tool again; for comparing the two.
     pub fn shortcut_lists(self, enabled: bool) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.shortcut_lists(enabled))
+        self.adapt(|s| s.shortcut_lists = enabled)
     }
 
     /// Whether the transports answer a `tools/call` of a tool that cannot
@@ -119,12 +123,12 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// a request context and, over HTTP, a session per stateless request;
     /// for comparing the two.
     pub fn shortcut_calls(self, enabled: bool) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.shortcut_calls(enabled))
+        self.adapt(|s| s.shortcut_calls = enabled)
     }
 
     /// Instructions sent to clients when they connect.
     pub fn instructions(self, text: impl Into<String>) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.instructions(text))
+        self.adapt(|s| s.instructions = Some(text.into()))
     }
 
     /// The name and version the server gives clients (default: the crate
@@ -138,14 +142,14 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         if name.trim().is_empty() {
             return self.refuse("the server's name must not be empty".to_owned());
         }
-        self.adapt(|mcp| mcp.implementation(name, version))
+        self.adapt(|s| s.implementation = Implementation::new(name, version))
     }
 
     /// How long, in milliseconds, a 2026-07-28 client may treat a listing
     /// as fresh (`ttlMs`; default 60 000, a minute; zero tells it not to
     /// keep one).
     pub fn ttl_ms(self, ttl_ms: u64) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.ttl_ms(ttl_ms))
+        self.adapt(|s| s.ttl_ms = ttl_ms)
     }
 
     /// How long to wait for a client's answer to a question a handler asks
@@ -156,7 +160,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
             return self
                 .refuse("the time limit on a client's answer must be more than zero".to_owned());
         }
-        self.adapt(|mcp| mcp.ask_timeout(limit))
+        self.adapt(|s| s.ask_timeout = limit)
     }
 
     /// How each request's caller is determined (the default:
@@ -166,12 +170,12 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self,
         f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
     ) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.caller(f))
+        self.adapt(|s| s.caller = CallerSource::Custom(Arc::new(f)))
     }
 
     /// The same caller for every request, whatever the transport established.
     pub fn fixed_caller(self, caller: Caller) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.fixed_caller(caller))
+        self.adapt(|s| s.caller = CallerSource::Fixed(caller))
     }
 
     /// Stops a call that runs longer than `limit` (default 15 minutes): its
@@ -180,7 +184,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         if limit.is_zero() {
             return self.refuse("the call time limit must be more than zero".to_owned());
         }
-        self.adapt(|mcp| mcp.call_timeout(limit))
+        self.adapt(|s| s.call_timeout = limit)
     }
 
     /// The bounds each call is admitted against: calls in progress in all
@@ -190,7 +194,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         if let Err(why) = limits.check() {
             return self.refuse(why);
         }
-        self.adapt(|mcp| mcp.call_limits(limits))
+        self.adapt(|s| s.call_limits = limits)
     }
 
     /// The bounds on the tasks the server keeps for calls that run as tasks
@@ -199,7 +203,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         if let Err(why) = limits.check() {
             return self.refuse(why);
         }
-        self.adapt(|mcp| mcp.task_limits(limits))
+        self.adapt(|s| s.task_limits = limits)
     }
 
     /// Keeps tasks in the Redis the replicas share their flags through
@@ -208,7 +212,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// (the default: in this process's memory).
     #[cfg(feature = "redis")]
     pub fn tasks_in(self, tasks: crate::registry::RedisTasks) -> Server<McpServer<C>> {
-        self.adapt(|mcp| mcp.tasks_in(tasks))
+        self.adapt(|s| s.task_home = crate::registry::tasks::TaskHome::Redis(Box::new(tasks)))
     }
 
     /// The largest result sent, in bytes of text and data (default 16 MiB,
@@ -220,7 +224,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
                 "the result size limit must be at least {MIN_REQUEST_BYTES} bytes; got {bytes}"
             ));
         }
-        self.adapt(|mcp| mcp.max_result_bytes(bytes))
+        self.adapt(|s| s.max_result_bytes = bytes)
     }
 
     /// The key that seals 2026-07-28 `requestState` (at least 32 random
@@ -272,7 +276,7 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
                 "the page size must be between 1 and {MAX_PAGE_SIZE} tools; got {size}"
             ));
         }
-        self.adapt(|mcp| mcp.page_size(size))
+        self.adapt(|s| s.page_size = Some(size))
     }
 }
 
@@ -809,7 +813,7 @@ mod tests {
     /// sentence too.
     #[test]
     fn the_defaults_are_the_numbers_the_setters_document() {
-        use crate::mcp::adapter::{
+        use crate::mcp::settings::{
             DEFAULT_ASK_TIMEOUT, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TTL_MS,
         };
         let server = include_str!("server.rs");

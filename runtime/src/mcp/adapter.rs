@@ -28,18 +28,19 @@ use crate::call::handle::{Call, Channel, ClientSupport, Era, LogLevel, Notice, P
 use crate::call::handler::{Arguments, BoxFuture};
 use crate::call::result::{CallError, CallToolResult, InputRequired, Reply};
 use crate::call::rounds::{Rounds, State};
-use crate::mcp::admission::{Admission, CallLimits};
+use crate::mcp::admission::Admission;
 use crate::mcp::caller::CallerSource;
 use crate::mcp::caller::transport_caller;
 use crate::mcp::calling::{Calling, ShortcutCalls};
 use crate::mcp::era::Negotiated;
 use crate::mcp::listing::{self, Listing};
 use crate::mcp::request::CallParams;
+use crate::mcp::settings::Settings;
 use crate::mcp::shortcut::{Shortcut, Shortcuts};
 use crate::mcp::tasks;
 use crate::registry::policy::Caller;
 use crate::registry::registry::{Dispatched, Entry, Registry};
-use crate::registry::tasks::{TaskHome, TaskLimits, Tasks};
+use crate::registry::tasks::Tasks;
 use crate::rules::param_headers;
 use crate::rules::quote;
 use crate::rules::tier::Tier;
@@ -66,27 +67,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-/// How long a client may treat an unfiltered listing as fresh, by default.
-pub(crate) const DEFAULT_TTL_MS: u64 = 60_000;
-
 /// How long a `requestState` stays valid, by default: a person answering a
 /// question may take a while.
 pub(crate) const DEFAULT_STATE_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// The largest sealed `requestState` issued or accepted.
 pub(crate) const MAX_STATE_BYTES: usize = 64 * 1024;
-
-/// How long the server waits for a client to answer a question on the
-/// `initialize` era, by default.
-pub(crate) const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(10 * 60);
-
-/// How long a call may run, by default: longer than a person has to answer
-/// a question ([`DEFAULT_ASK_TIMEOUT`]), short enough that a stuck handler
-/// gives its place back.
-pub(crate) const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
-
-/// The largest result sent, by default, in bytes of text and data.
-pub(crate) const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
 
 /// How long a handler stopped for taking too long gets to finish cleanly.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
@@ -132,29 +118,14 @@ impl Session {
 pub struct McpServer<C: Send + Sync + 'static> {
     registry: Registry<C>,
     context: Arc<C>,
-    implementation: Implementation,
-    instructions: Option<String>,
-    caller: CallerSource,
-    ttl_ms: u64,
-    page_size: Option<usize>,
-    call_timeout: Duration,
-    ask_timeout: Duration,
+    settings: Arc<Settings>,
     admission: Arc<Admission>,
-    max_result_bytes: usize,
     state: Arc<RequestStateCodec>,
     state_ttl: Duration,
     tools: Arc<RwLock<HashMap<String, (Fingerprint, Tool)>>>,
     tasks: Tasks,
-    task_home: TaskHome,
-    task_limits: TaskLimits,
     /// Whether any tool of the table may run as a task.
     serves_tasks: bool,
-    /// Whether the transports answer listings themselves
-    /// ([`super::listing`]).
-    shortcut_lists: bool,
-    /// Whether the transports answer the calls that cannot talk back
-    /// themselves ([`super::calling`]).
-    shortcut_calls: bool,
     session: Arc<Session>,
 }
 
@@ -173,24 +144,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         McpServer {
             registry: self.registry.clone(),
             context: self.context.clone(),
-            implementation: self.implementation.clone(),
-            instructions: self.instructions.clone(),
-            caller: self.caller.clone(),
-            ttl_ms: self.ttl_ms,
-            page_size: self.page_size,
-            call_timeout: self.call_timeout,
-            ask_timeout: self.ask_timeout,
+            settings: self.settings.clone(),
             admission: self.admission.clone(),
-            max_result_bytes: self.max_result_bytes,
             state: self.state.clone(),
             state_ttl: self.state_ttl,
             tools: self.tools.clone(),
             tasks: self.tasks.clone(),
-            task_home: self.task_home.clone(),
-            task_limits: self.task_limits,
             serves_tasks: self.serves_tasks,
-            shortcut_lists: self.shortcut_lists,
-            shortcut_calls: self.shortcut_calls,
             session: self.session.clone(),
         }
     }
@@ -230,44 +190,31 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .any(|entry| entry.info().task.allows_task());
         let codec = RequestStateCodec::try_new(random_key())
             .unwrap_or_else(|_| RequestStateCodec::new_unchecked(random_key()));
+        let settings = Settings::new(Implementation::new(
+            table.crate_name(),
+            table.crate_version(),
+        ));
         McpServer {
-            implementation: Implementation::new(table.crate_name(), table.crate_version()),
             registry,
             context,
-            instructions: None,
-            caller: CallerSource::Transport,
-            ttl_ms: DEFAULT_TTL_MS,
-            page_size: None,
-            call_timeout: DEFAULT_CALL_TIMEOUT,
-            ask_timeout: DEFAULT_ASK_TIMEOUT,
-            admission: Arc::new(Admission::new(CallLimits::default())),
-            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
+            admission: Arc::new(Admission::new(settings.call_limits)),
+            tasks: Tasks::new(&settings.task_home, settings.task_limits),
+            settings: Arc::new(settings),
             state: Arc::new(codec),
             state_ttl: DEFAULT_STATE_TTL,
             tools: Arc::new(RwLock::new(HashMap::new())),
-            tasks: Tasks::new(&TaskHome::Memory, TaskLimits::default()),
-            task_home: TaskHome::Memory,
-            task_limits: TaskLimits::default(),
             serves_tasks,
-            shortcut_lists: true,
-            shortcut_calls: true,
             session: Arc::new(Session::default()),
         }
     }
 
-    /// The bounds on the tasks this server keeps (default
-    /// [`TaskLimits::default`]). Shared by every session of this server.
-    pub(crate) fn task_limits(mut self, limits: TaskLimits) -> McpServer<C> {
-        self.task_limits = limits;
-        self.tasks = Tasks::new(&self.task_home, limits);
-        self
-    }
-
-    /// Keeps tasks in the Redis replicas share (the default: in memory).
-    #[cfg(feature = "redis")]
-    pub(crate) fn tasks_in(mut self, tasks: crate::registry::RedisTasks) -> McpServer<C> {
-        self.task_home = TaskHome::Redis(Box::new(tasks));
-        self.tasks = Tasks::new(&self.task_home, self.task_limits);
+    /// Applies `change` to the settings, and makes again what is made of
+    /// them (the admission of calls, the tasks' home). Before serving.
+    pub(crate) fn configure(mut self, change: impl FnOnce(&mut Settings)) -> McpServer<C> {
+        let settings = Arc::make_mut(&mut self.settings);
+        change(settings);
+        self.admission = Arc::new(Admission::new(settings.call_limits));
+        self.tasks = Tasks::new(&settings.task_home, settings.task_limits);
         self
     }
 
@@ -278,41 +225,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self.serves_tasks
     }
 
-    /// Names the server differently (the default is the declaring crate's name and version).
-    pub(crate) fn implementation(
-        mut self,
-        name: impl Into<String>,
-        version: impl Into<String>,
-    ) -> McpServer<C> {
-        self.implementation = Implementation::new(name, version);
-        self
-    }
-
-    /// Instructions sent to clients at initialization.
-    pub(crate) fn instructions(mut self, text: impl Into<String>) -> McpServer<C> {
-        self.instructions = Some(text.into());
-        self
-    }
-
-    /// How each request's caller is determined (the default:
-    /// [`transport_caller`], the caller the transport established).
-    pub(crate) fn caller(
-        mut self,
-        f: impl Fn(&RequestContext<RoleServer>) -> Caller + Send + Sync + 'static,
-    ) -> McpServer<C> {
-        self.caller = CallerSource::Custom(Arc::new(f));
-        self
-    }
-
-    /// The same caller for every request, whatever the transport established.
-    pub(crate) fn fixed_caller(mut self, caller: Caller) -> McpServer<C> {
-        self.caller = CallerSource::Fixed(caller);
-        self
-    }
-
     /// The caller of a request.
     fn caller_of(&self, context: &RequestContext<RoleServer>) -> Caller {
-        match &self.caller {
+        match &self.settings.caller {
             CallerSource::Transport => transport_caller(context),
             CallerSource::Fixed(caller) => caller.clone(),
             CallerSource::Custom(f) => f(context),
@@ -324,77 +239,20 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     pub(crate) fn shortcut(&self, stateless: bool) -> Arc<dyn Shortcut> {
         let session = (!stateless).then(|| self.session.negotiated.clone());
         Arc::new(Shortcuts {
-            listing: self.shortcut_lists.then(|| Listing {
+            listing: self.settings.shortcut_lists.then(|| Listing {
                 registry: self.registry.clone(),
                 shape: listing::Shape {
-                    ttl_ms: self.ttl_ms,
-                    page_size: self.page_size,
+                    ttl_ms: self.settings.ttl_ms,
+                    page_size: self.settings.page_size,
                 },
-                caller: self.caller.clone(),
+                caller: self.settings.caller.clone(),
                 session: session.clone(),
             }),
-            calling: self.shortcut_calls.then(|| Calling {
+            calling: self.settings.shortcut_calls.then(|| Calling {
                 server: Arc::new(self.share()),
                 session,
             }),
         })
-    }
-
-    /// Whether the transports answer listings themselves (default: yes).
-    pub(crate) fn shortcut_lists(mut self, enabled: bool) -> McpServer<C> {
-        self.shortcut_lists = enabled;
-        self
-    }
-
-    /// Whether the transports answer calls of tools that cannot talk back
-    /// themselves (default: yes).
-    pub(crate) fn shortcut_calls(mut self, enabled: bool) -> McpServer<C> {
-        self.shortcut_calls = enabled;
-        self
-    }
-
-    /// How long, in milliseconds, a client may treat a listing as fresh.
-    pub(crate) fn ttl_ms(mut self, ttl_ms: u64) -> McpServer<C> {
-        self.ttl_ms = ttl_ms;
-        self
-    }
-
-    /// Lists at most `size` tools per page (the default: all in one page);
-    /// `Server::page_size` checks the range.
-    pub(crate) fn page_size(mut self, size: usize) -> McpServer<C> {
-        self.page_size = Some(size);
-        self
-    }
-
-    /// Stops a call that runs longer than `limit`: its handle is cancelled
-    /// and the caller told the call took too long (default
-    /// [`DEFAULT_CALL_TIMEOUT`]).
-    pub(crate) fn call_timeout(mut self, limit: Duration) -> McpServer<C> {
-        self.call_timeout = limit;
-        self
-    }
-
-    /// The bounds each call is admitted against: calls in progress in all
-    /// and per caller, and the rate per caller (default
-    /// [`CallLimits::default`]). Shared by every session of this server.
-    pub(crate) fn call_limits(mut self, limits: CallLimits) -> McpServer<C> {
-        self.admission = Arc::new(Admission::new(limits));
-        self
-    }
-
-    /// The largest result sent, in bytes of text and data (default
-    /// [`DEFAULT_MAX_RESULT_BYTES`]); a larger one is replaced by an error
-    /// saying so, and logged.
-    pub(crate) fn max_result_bytes(mut self, bytes: usize) -> McpServer<C> {
-        self.max_result_bytes = bytes;
-        self
-    }
-
-    /// How long to wait for a client's answer to a question on the
-    /// `initialize` era (default 10 minutes).
-    pub(crate) fn ask_timeout(mut self, limit: Duration) -> McpServer<C> {
-        self.ask_timeout = limit;
-        self
     }
 
     /// The key that seals `requestState` (at least 32 bytes). Replicas that
@@ -506,7 +364,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             cancel,
             channel: Arc::new(PeerChannel {
                 peer: context.peer.clone(),
-                timeout: self.ask_timeout,
+                timeout: self.settings.ask_timeout,
                 closing: self.session.closing.clone(),
             }),
             task,
@@ -595,7 +453,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
 impl<C: Send + Sync + 'static> ShortcutCalls for McpServer<C> {
     fn caller_source(&self) -> &CallerSource {
-        &self.caller
+        &self.settings.caller
     }
 
     /// A call answered without rmcp's service, or `None` when it needs it:
@@ -860,7 +718,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Dispatched::Done(reply) => reply,
             Dispatched::Running(running) => {
                 tokio::pin!(running);
-                let limit = self.call_timeout;
+                let limit = self.settings.call_timeout;
                 // Most calls finish on their first poll; only one that waits
                 // arms the timer.
                 let first =
@@ -904,15 +762,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     fn bounded(&self, tool: &str, result: CallToolResult) -> CallToolResult {
         let bytes = result.payload_bytes();
-        if bytes <= self.max_result_bytes {
+        if bytes <= self.settings.max_result_bytes {
             return result;
         }
-        tracing::warn!(tool = %quote::text(tool), bytes, max_result_bytes = self.max_result_bytes, "a result over the size limit was not sent");
+        tracing::warn!(tool = %quote::text(tool), bytes, max_result_bytes = self.settings.max_result_bytes, "a result over the size limit was not sent");
         CallToolResult::error(oversized(
             tool,
             self.reads(tool),
             bytes,
-            self.max_result_bytes,
+            self.settings.max_result_bytes,
         ))
     }
 
@@ -954,8 +812,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             builder.build()
         };
         let mut config = ServerConfig::new(capabilities);
-        config.server_info = self.implementation.clone();
-        config.instructions = self.instructions.clone();
+        config.server_info = self.settings.implementation.clone();
+        config.instructions = self.settings.instructions.clone();
         config
     }
 
@@ -967,8 +825,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let caller = self.caller_of(&context);
         let entries = self.registry.visible_entries(&caller);
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        let (start, end) =
-            listing::page(cursor, entries.len(), self.page_size).ok_or_else(|| {
+        let (start, end) = listing::page(cursor, entries.len(), self.settings.page_size)
+            .ok_or_else(|| {
                 ErrorData::invalid_params(
                     format!(
                         "cursor `{}` is not one this server gave out; list again without a cursor",
@@ -988,7 +846,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         // Caching hints are part of the 2026-07-28 revision; earlier peers get
         // the listing exactly as their revision defines it.
         if era_of(&context) == Era::Current {
-            result.ttl_ms = Some(self.ttl_ms);
+            result.ttl_ms = Some(self.settings.ttl_ms);
             result.cache_scope = Some(listing::cache_scope(&self.registry, &caller));
         }
         Ok(result)

@@ -14,5 +14,6 @@ pub(crate) mod compose;
 pub(crate) mod era;
 pub(crate) mod listing;
 pub(crate) mod request;
+pub(crate) mod settings;
 pub(crate) mod shortcut;
 pub(crate) mod tasks;

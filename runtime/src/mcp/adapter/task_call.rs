@@ -187,7 +187,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             }
             self.become_task(&name, &mut run, &cancel, &slot).await;
         }
-        let limit = self.call_timeout;
+        let limit = self.settings.call_timeout;
         let reply = tokio::select! {
             reply = tokio::time::timeout(limit, &mut running) => Some(match reply {
                 Ok(reply) => reply,
