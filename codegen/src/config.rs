@@ -6,7 +6,7 @@
 //! setting that silently does nothing is worse than a failed build.
 
 use crate::committed::{Declared, Requested};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Location};
 use std::path::{Path, PathBuf};
 use tooltable_rules::meta_keys;
 use tooltable_rules::names::NameProfile;
@@ -29,6 +29,234 @@ pub const KEYS: [&str; 12] = [
     "default_features",
     "profile",
 ];
+
+/// `[package.metadata.tooltable]` as serde reads it: a field per key of
+/// [`KEYS`], each of a type whose error says what the key takes.
+#[derive(Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    manifest: Option<Text>,
+    docs: Option<Text>,
+    docs_template: Option<Text>,
+    names: Option<Names>,
+    prefixes: Option<Prefixes>,
+    namespace: Option<Namespace>,
+    inline_subschemas: Option<Switch>,
+    root: Option<Text>,
+    allow_unconfirmed_destructive: Option<Switch>,
+    features: Option<Features>,
+    default_features: Option<Switch>,
+    profile: Option<Release>,
+}
+
+impl Settings {
+    /// Reads the settings, or says, as a sentence naming the key, what is
+    /// wrong with the first key that does not fit.
+    fn read(table: toml::Table) -> Result<Settings, String> {
+        serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|error| {
+            let key = error.path().to_string();
+            let message = error.into_inner().message().to_owned();
+            match message
+                .strip_prefix("unknown field `")
+                .and_then(|rest| rest.split_once('`'))
+            {
+                Some((unknown, _)) => format!(
+                    "unknown key `{unknown}` in [package.metadata.tooltable]; the keys are {}",
+                    KEYS.join(", ")
+                ),
+                None if message.starts_with('`') => {
+                    format!("[package.metadata.tooltable] {message}")
+                }
+                None => format!("[package.metadata.tooltable] `{key}` {message}"),
+            }
+        })
+    }
+}
+
+/// Reads a setting's value as TOML, then as `T`, or fails with `expected`.
+fn value<'de, D, T>(
+    deserializer: D,
+    read: impl FnOnce(toml::Value) -> Option<T>,
+    expected: &str,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize as _;
+    let value = toml::Value::deserialize(deserializer)?;
+    read(value).ok_or_else(|| serde::de::Error::custom(expected))
+}
+
+/// A non-empty string.
+struct Text(String);
+
+impl<'de> serde::Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+        value(
+            deserializer,
+            |v| match v {
+                toml::Value::String(s) if !s.is_empty() => Some(Text(s)),
+                _ => None,
+            },
+            "must be a non-empty string",
+        )
+    }
+}
+
+/// `true` or `false`.
+struct Switch(bool);
+
+impl<'de> serde::Deserialize<'de> for Switch {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Switch, D::Error> {
+        value(
+            deserializer,
+            |v| v.as_bool().map(Switch),
+            "must be true or false",
+        )
+    }
+}
+
+/// A name profile.
+struct Names(NameProfile);
+
+impl<'de> serde::Deserialize<'de> for Names {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Names, D::Error> {
+        let text = Text::deserialize(deserializer)?.0;
+        NameProfile::parse(&text).map(Names).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "`names = \"{text}\"` is not a name profile; use \"portable\" (the default) or \"mcp\""
+            ))
+        })
+    }
+}
+
+/// Prefixes every tool name must start with.
+struct Prefixes(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for Prefixes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Prefixes, D::Error> {
+        match toml::Value::deserialize(deserializer)? {
+            toml::Value::Array(items) => items
+                .into_iter()
+                .map(|item| match item {
+                    toml::Value::String(s) if !s.is_empty() => Ok(s),
+                    _ => Err(serde::de::Error::custom(
+                        "must be a list of non-empty strings, such as [\"notes_\"]",
+                    )),
+                })
+                .collect::<Result<_, _>>()
+                .map(Prefixes),
+            _ => Err(serde::de::Error::custom(
+                "must be a list of strings, such as [\"notes_\"]",
+            )),
+        }
+    }
+}
+
+/// A `_meta` prefix, ending in `/`.
+struct Namespace(String);
+
+impl<'de> serde::Deserialize<'de> for Namespace {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Namespace, D::Error> {
+        let text = Text::deserialize(deserializer)?.0;
+        let prefix = if text.ends_with('/') {
+            text
+        } else {
+            format!("{text}/")
+        };
+        meta_keys::validate_prefix(&prefix)
+            .map(|()| Namespace(prefix))
+            .map_err(|e| serde::de::Error::custom(format!("`namespace`: {e}")))
+    }
+}
+
+/// The crate's feature names.
+struct Features(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for Features {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Features, D::Error> {
+        value(
+            deserializer,
+            |v| {
+                v.as_array()?
+                    .iter()
+                    .map(|item| item.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+                    .map(Features)
+            },
+            "must be a list of the crate's feature names, such as [\"extra\"]",
+        )
+    }
+}
+
+/// `profile`: the release profile (`true`) or the dev one.
+struct Release(bool);
+
+impl<'de> serde::Deserialize<'de> for Release {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Release, D::Error> {
+        value(
+            deserializer,
+            |v| match v.as_str()? {
+                "dev" => Some(Release(false)),
+                "release" => Some(Release(true)),
+                _ => None,
+            },
+            "must be \"dev\" (debug_assertions on, the default) or \"release\"",
+        )
+    }
+}
+
+/// Where each setting is written in Cargo.toml, for errors with a line and
+/// a column.
+struct Places(std::collections::BTreeMap<String, Location>);
+
+impl Places {
+    /// The places of `[package.metadata.tooltable]`'s keys in `text` (none
+    /// when the file does not read as such).
+    fn of(text: &str) -> Places {
+        #[derive(Default, serde::Deserialize)]
+        #[serde(default)]
+        struct Document {
+            package: Package,
+        }
+        #[derive(Default, serde::Deserialize)]
+        #[serde(default)]
+        struct Package {
+            metadata: Metadata,
+        }
+        #[derive(Default, serde::Deserialize)]
+        #[serde(default)]
+        struct Metadata {
+            tooltable: std::collections::BTreeMap<String, toml::Spanned<toml::Value>>,
+        }
+        let keys = toml::from_str::<Document>(text)
+            .map(|doc| doc.package.metadata.tooltable)
+            .unwrap_or_default();
+        Places(
+            keys.into_iter()
+                .map(|(key, value)| {
+                    let before = &text[..value.span().start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1) + 1;
+                    let place = Location {
+                        file: PathBuf::from("Cargo.toml"),
+                        line,
+                        column,
+                    };
+                    (key, place)
+                })
+                .collect(),
+        )
+    }
+
+    /// `message` about `key`, at its value when its place is known.
+    fn error(&self, key: &str, message: String) -> Diagnostic {
+        match self.0.get(key) {
+            Some(place) => Diagnostic::error(place.clone(), message),
+            None => Diagnostic::general(format!("Cargo.toml: {message}")),
+        }
+    }
+}
 
 /// A crate's settings, with defaults filled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,151 +332,55 @@ impl Config {
             }
             _ => "0.0.0".to_owned(),
         };
-        let empty = toml::Table::new();
-        let settings = package
-            .get("metadata")
-            .and_then(|m| m.get("tooltable"))
-            .map(|t| {
-                t.as_table()
-                    .ok_or_else(|| vec![at("[package.metadata.tooltable] must be a table".into())])
-            })
-            .transpose()?
-            .unwrap_or(&empty);
-
+        let settings = match package.get("metadata").and_then(|m| m.get("tooltable")) {
+            None => toml::Table::new(),
+            Some(toml::Value::Table(settings)) => settings.clone(),
+            Some(_) => {
+                return Err(vec![at(
+                    "[package.metadata.tooltable] must be a table".into()
+                )]);
+            }
+        };
+        let places = Places::of(text);
+        // serde stops at the first error; each key read alone reports them
+        // all, and the keys that read well are read together.
         let mut errors = Vec::new();
-        for key in settings.keys() {
-            if !KEYS.contains(&key.as_str()) {
-                errors.push(at(format!(
-                    "unknown key `{key}` in [package.metadata.tooltable]; the keys are {}",
-                    KEYS.join(", ")
-                )));
-            }
-        }
-        let mut string = |key: &str| -> Option<String> {
-            match settings.get(key) {
-                None => None,
-                Some(toml::Value::String(s)) if !s.is_empty() => Some(s.clone()),
-                Some(_) => {
-                    errors.push(at(format!(
-                        "[package.metadata.tooltable] `{key}` must be a non-empty string"
-                    )));
-                    None
+        let mut settings = settings;
+        settings.retain(|key, value| {
+            let alone = toml::Table::from_iter([(key.to_owned(), value.clone())]);
+            match Settings::read(alone) {
+                Ok(_) => true,
+                Err(error) => {
+                    errors.push(places.error(key, error));
+                    false
                 }
             }
-        };
-        let manifest = string("manifest").unwrap_or_else(|| "tools.json".into());
-        let docs = string("docs").unwrap_or_else(|| "docs/tools.md".into());
-        let docs_template = string("docs_template");
-        let root_setting = string("root");
-        let names_text = string("names");
-        let namespace_text = string("namespace");
-        let names = match names_text {
-            None => NameProfile::Portable,
-            Some(text) => NameProfile::parse(&text).unwrap_or_else(|| {
-                errors.push(at(format!(
-                    "[package.metadata.tooltable] `names = \"{text}\"` is not a name profile; use \"portable\" (the default) or \"mcp\""
-                )));
-                NameProfile::Portable
-            }),
-        };
-        let namespace = match namespace_text {
-            None => DEFAULT_NAMESPACE.to_owned(),
-            Some(text) => {
-                let prefix = if text.ends_with('/') {
-                    text
-                } else {
-                    format!("{text}/")
-                };
-                if let Err(e) = meta_keys::validate_prefix(&prefix) {
-                    errors.push(at(format!("[package.metadata.tooltable] `namespace`: {e}")));
-                }
-                prefix
-            }
-        };
-        let mut boolean = |key: &str| match settings.get(key) {
-            None => false,
-            Some(toml::Value::Boolean(b)) => *b,
-            Some(_) => {
-                errors.push(at(format!(
-                    "[package.metadata.tooltable] `{key}` must be true or false"
-                )));
-                false
-            }
-        };
-        let inline_subschemas = boolean("inline_subschemas");
-        let allow_unconfirmed_destructive = boolean("allow_unconfirmed_destructive");
-        let no_default_features = match settings.get("default_features") {
-            None => false,
-            Some(toml::Value::Boolean(b)) => !*b,
-            Some(_) => {
-                errors.push(at(
-                    "[package.metadata.tooltable] `default_features` must be true or false".into(),
-                ));
-                false
-            }
-        };
-        let features: Vec<String> = match settings.get("features") {
-            None => Vec::new(),
-            Some(toml::Value::Array(items)) if items.iter().all(toml::Value::is_str) => items
-                .iter()
-                .filter_map(toml::Value::as_str)
-                .map(str::to_owned)
-                .collect(),
-            Some(_) => {
-                errors.push(at(
-                    "[package.metadata.tooltable] `features` must be a list of the crate's feature names, such as [\"extra\"]".into(),
-                ));
-                Vec::new()
-            }
-        };
+        });
+        let read = Settings::read(settings).unwrap_or_else(|error| {
+            errors.push(at(error));
+            Settings::default()
+        });
         let declared_features = crate::committed::declared_features(&doc);
+        let features = read.features.map(|f| f.0).unwrap_or_default();
         for feature in &features {
             if !declared_features.contains(feature) {
-                errors.push(at(format!(
-                    "[package.metadata.tooltable] `features` names `{feature}`, which [features] does not declare"
-                )));
+                errors.push(places.error(
+                    "features",
+                    format!(
+                        "[package.metadata.tooltable] `features` names `{feature}`, which [features] does not declare"
+                    ),
+                ));
             }
         }
-        let release = match settings.get("profile").map(toml::Value::as_str) {
-            None | Some(Some("dev")) => false,
-            Some(Some("release")) => true,
-            Some(_) => {
-                errors.push(at(
-                    "[package.metadata.tooltable] `profile` must be \"dev\" (debug_assertions on, the default) or \"release\"".into(),
-                ));
-                false
-            }
-        };
         let committed = Requested {
             features,
-            no_default_features,
+            no_default_features: read.default_features.is_some_and(|on| !on.0),
             all_features: false,
-            release,
+            release: read.profile.is_some_and(|profile| profile.0),
         }
         .resolve(&doc);
-        let prefixes = match settings.get("prefixes") {
-            None => Vec::new(),
-            Some(toml::Value::Array(items)) => items
-                .iter()
-                .filter_map(|item| match item.as_str() {
-                    Some(s) if !s.is_empty() => Some(s.to_owned()),
-                    _ => {
-                        errors.push(at(
-                            "[package.metadata.tooltable] `prefixes` must be a list of non-empty strings, such as [\"notes_\"]".into(),
-                        ));
-                        None
-                    }
-                })
-                .collect(),
-            Some(_) => {
-                errors.push(at(
-                    "[package.metadata.tooltable] `prefixes` must be a list of strings, such as [\"notes_\"]".into(),
-                ));
-                Vec::new()
-            }
-        };
-        let root = match root_setting {
-            Some(root) => PathBuf::from(root),
+        let root = match read.root {
+            Some(root) => PathBuf::from(root.0),
             None => {
                 let targets = crate::scan::roots::Targets::of(&doc, crate_dir);
                 crate::scan::roots::table_root(&targets, crate_dir).unwrap_or_else(|why| {
@@ -260,19 +392,26 @@ impl Config {
         if !errors.is_empty() {
             return Err(errors);
         }
+        let text = |value: Option<Text>, default: &str| {
+            PathBuf::from(value.map_or(default.to_owned(), |t| t.0))
+        };
         Ok(Config {
             package_name,
             package_version,
             crate_dir: crate_dir.to_path_buf(),
             root,
-            manifest: PathBuf::from(manifest),
-            docs: PathBuf::from(docs),
-            docs_template: docs_template.map(PathBuf::from),
-            names,
-            prefixes,
-            namespace,
-            inline_subschemas,
-            allow_unconfirmed_destructive,
+            manifest: text(read.manifest, "tools.json"),
+            docs: text(read.docs, "docs/tools.md"),
+            docs_template: read.docs_template.map(|t| PathBuf::from(t.0)),
+            names: read.names.map_or(NameProfile::Portable, |n| n.0),
+            prefixes: read.prefixes.map(|p| p.0).unwrap_or_default(),
+            namespace: read
+                .namespace
+                .map_or_else(|| DEFAULT_NAMESPACE.to_owned(), |n| n.0),
+            inline_subschemas: read.inline_subschemas.is_some_and(|on| on.0),
+            allow_unconfirmed_destructive: read
+                .allow_unconfirmed_destructive
+                .is_some_and(|on| on.0),
             committed,
         })
     }
@@ -373,7 +512,9 @@ mod tests {
         .unwrap_err();
         assert_eq!(errors.len(), 4, "{errors:?}");
         assert!(
-            errors[0].starts_with("Cargo.toml: unknown key `name` in [package.metadata.tooltable]")
+            errors[0]
+                .starts_with("Cargo.toml:5:8: unknown key `name` in [package.metadata.tooltable]"),
+            "{errors:?}"
         );
         assert!(
             errors

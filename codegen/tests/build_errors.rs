@@ -427,7 +427,10 @@ fn unknown_metadata_keys_are_refused() {
         .collect();
     assert_eq!(errors.len(), 1);
     assert!(
-        errors[0].starts_with("Cargo.toml: unknown key `manifets` in [package.metadata.tooltable]")
+        errors[0]
+            .starts_with("Cargo.toml:4:12: unknown key `manifets` in [package.metadata.tooltable]"),
+        "{}",
+        errors[0]
     );
 }
 
