@@ -1,7 +1,7 @@
 //! The rmcp adapter, driven by rmcp's own client in both protocol eras,
 //! through the library's guarded transport.
 
-mod client;
+use crate::client;
 
 use client::{Client, lifecycles};
 use rmcp::model::{CacheScope, CallToolRequestParams, ProtocolVersion};

@@ -3,7 +3,7 @@
 //! generated here, and every bad token, foreign origin and exposed address
 //! gets the refusal the MCP authorization specification names.
 
-mod client;
+use crate::client;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -1,7 +1,7 @@
 //! The baked table and its call path: lookups, results, and every way a
 //! call can fail, each answered as MCP asks.
 
-mod common;
+use crate::common;
 
 use common::block_on;
 

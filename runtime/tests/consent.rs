@@ -3,7 +3,7 @@
 //! answer. Driven by rmcp's own client, and by a raw 2026-07-28 client for
 //! answers rmcp's would never send.
 
-mod client;
+use crate::client;
 
 use client::{Client, Raw, capable, connect, lifecycles, text};
 use rmcp::model::{CallToolRequestParams, ElicitResult, ElicitationAction};

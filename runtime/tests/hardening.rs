@@ -4,7 +4,7 @@
 //! Whatever a client sends, the server answers (a result or a JSON-RPC
 //! error), runs no handler on a state it did not issue, and keeps serving.
 
-mod client;
+use crate::client;
 
 use client::{Raw, capable};
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! size of a result, and, over HTTP, slow headers, connections and
 //! sessions.
 
-mod client;
+use crate::client;
 
 use client::{Client, connect, text};
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request};

@@ -3,7 +3,7 @@
 //! tests serve, on both transports; and it is really the other path that
 //! answered.
 
-mod client;
+use crate::client;
 
 use client::{
     Session, current_meta, everything, one_disabled, pinned, read_only, without_permissions,

@@ -1,7 +1,7 @@
 //! The registry over a baked table: the safe default, policy, enable
 //! flags, the call order, administration, pins, providers and declarations.
 
-mod common;
+use crate::common;
 
 use common::block_on;
 

@@ -1,7 +1,7 @@
 //! The library's transports: every bad input gets the error the MCP
 //! specification names, and a valid request after it is still served.
 
-mod client;
+use crate::client;
 
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -7,7 +7,7 @@
 //! place or on the blocking pool, and a request that arrives during the
 //! grace period is told that nothing of it ran.
 
-mod client;
+use crate::client;
 
 use client::everything;
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! questions (asked over the session on the `initialize` era, as
 //! input-required rounds on 2026-07-28, which rmcp's client drives).
 
-mod client;
+use crate::client;
 
 use client::{Client, Raw, capable, connect, lifecycles, server, text};
 use rmcp::model::{CallToolRequestParams, CancelledNotificationParam, ClientRequest, Request};

@@ -14,7 +14,7 @@ use tooltable_runtime::provider::{
 use tooltable_runtime::serve::{Server, TaskLimits};
 use tooltable_runtime::{Call, Caller, Registry, TaskSupport, Tier, ToolError};
 
-mod client;
+use crate::client;
 
 use client::Raw;
 

@@ -1,0 +1,24 @@
+//! The runtime's integration tests, one module per subject, gathered in
+//! one test binary: each test binary links the runtime, rmcp and tokio
+//! again, so one binary is one link where there were seventeen.
+
+mod client;
+mod common;
+
+mod adapter;
+mod auth;
+mod call;
+mod calling;
+mod compose;
+mod consent;
+mod hardening;
+mod limits;
+mod listing;
+mod mounted;
+mod process;
+mod redis_store;
+mod registry;
+mod serve;
+mod shutdown;
+mod talk;
+mod tasks;
