@@ -9,7 +9,7 @@
 //! `target/`, shared with the pipeline tests, so only the first run pays for
 //! compiling their dependencies.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, tooltable, workspace};
 use std::path::{Path, PathBuf};

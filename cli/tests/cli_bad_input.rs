@@ -1,7 +1,7 @@
 //! Bad input never panics the command: each kind exits 2 with the path and
 //! what was wrong (a JSON pointer for manifests).
 
-mod common;
+use crate::common;
 use common::{TempDir, example, tooltable_binary};
 
 fn manifest_text() -> String {

@@ -1,7 +1,7 @@
 //! `tooltable check` is the drift gate: clean on the example, exit 1 naming
 //! the tool after each kind of edit, with a diff and the fixing command.
 
-mod common;
+use crate::common;
 use common::{cargo_tooltable, copy_of_example, example, tooltable, tooltable_binary};
 
 fn check(dir: &std::path::Path) -> common::Run {

@@ -2,7 +2,7 @@
 //! schemas, OpenAI strict exports pass a checker written from OpenAI's
 //! documented strict-mode rules, and names a target forbids are errors.
 
-mod common;
+use crate::common;
 use common::{TempDir, example, tooltable};
 use serde_json::{Value, json};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `tooltable diff` classifies hand-made changes correctly, and its JSON
 //! report is stable (compared with a committed snapshot).
 
-mod common;
+use crate::common;
 use common::{TempDir, tooltable};
 use serde_json::{Value, json};
 use tooltable_codegen::compat::{Class, compare};

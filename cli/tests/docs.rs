@@ -1,7 +1,7 @@
 //! The Markdown docs: rendered from the described table, escaped for
 //! GitHub, overridable with a user template, and examples validated.
 
-mod common;
+use crate::common;
 use common::{TempDir, tooltable};
 use tooltable_codegen::analysis::{CfgEnv, analyze};
 

@@ -11,7 +11,7 @@
 //! `--fail-on` agrees with the report. Cases per property: 256, or
 //! `PROPTEST_CASES`.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, tooltable, workspace};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Arbitrary JSON never breaks the server: as arguments to every tool, as
 //! `confirm`, and as `_meta` declarations to ingest.
 
-mod common;
+use crate::common;
 
 use common::block_on;
 

@@ -1,6 +1,6 @@
 //! Calling the example's tools through the baked table: the minimal call path.
 
-mod common;
+use crate::common;
 
 use common::block_on;
 
