@@ -113,119 +113,158 @@ impl ToolAttr {
 }
 
 /// How a key's value is read into the attribute being built.
-type Read = fn(&mut Builder, &Entry) -> syn::Result<()>;
+enum Read {
+    /// A non-empty string, into its field; the sentence says what it is,
+    /// with an example, for the error when it is not one.
+    Text(
+        fn(&mut ToolAttr) -> &mut Option<Spanned<String>>,
+        &'static str,
+    ),
+    /// Any other value, by its own function.
+    With(fn(&mut Builder, &Entry) -> syn::Result<()>),
+}
+
+impl Read {
+    fn read(&self, builder: &mut Builder, entry: &Entry) -> syn::Result<()> {
+        match self {
+            Read::Text(field, expected) => {
+                *field(&mut builder.attr) = Some(non_empty_string(entry, expected)?);
+                Ok(())
+            }
+            Read::With(read) => read(builder, entry),
+        }
+    }
+}
 
 /// The grammar of `#[tool]`: every key, in the order the documentation
 /// lists them, and how its value is read. A new key is a line here and a
 /// field of [`ToolAttr`]; a key given twice, an unknown key and a missing
 /// tier are reported for every key alike.
 const GRAMMAR: [(&str, Read); 15] = [
-    ("name", Builder::read_name),
-    ("title", |b, entry| {
-        b.attr.title = Some(non_empty_string(
-            entry,
+    ("name", Read::With(Builder::read_name)),
+    (
+        "title",
+        Read::Text(
+            |a| &mut a.title,
             "a display title, such as `title = \"Search notes\"`",
-        )?);
-        Ok(())
-    }),
-    ("icons", |b, entry| {
-        let RawValue::List(tokens, parens) = &entry.value else {
-            return Err(syn::Error::new(
-                value_span(entry),
-                format!("`icons` takes a list of icons, such as {ICONS_EXAMPLE}"),
-            ));
-        };
-        b.attr.icons = parse_icons(tokens.clone(), parens.join())?;
-        Ok(())
-    }),
-    ("tier", |b, entry| {
-        let (tier, span) = choice(
-            entry,
-            ("tier", "read, write or destructive"),
-            Tier::parse,
-            ("tier", "`read`, `write` or `destructive`"),
-        )?;
-        b.attr.tier = Spanned::new(tier, span);
-        b.tier_read = true;
-        Ok(())
-    }),
-    ("idempotent", |b, entry| {
-        let value = match &entry.value {
-            RawValue::Flag => true,
-            RawValue::Expr(Expr::Lit(ExprLit {
-                lit: Lit::Bool(b), ..
-            })) => b.value,
-            _ => {
+        ),
+    ),
+    (
+        "icons",
+        Read::With(|b, entry| {
+            let RawValue::List(tokens, parens) = &entry.value else {
                 return Err(syn::Error::new(
                     value_span(entry),
-                    "`idempotent` takes no value, or `true` or `false`",
+                    format!("`icons` takes a list of icons, such as {ICONS_EXAMPLE}"),
                 ));
-            }
-        };
-        b.attr.idempotent = Some(Spanned::new(value, entry.key.span()));
-        Ok(())
-    }),
-    ("world", |b, entry| {
-        let (world, span) = choice(
-            entry,
-            ("world", "open or closed"),
-            World::parse,
-            ("world", "`open` or `closed`"),
-        )?;
-        b.attr.world = Some(Spanned::new(world, span));
-        Ok(())
-    }),
-    ("task", |b, entry| {
-        let (task, span) = choice(
-            entry,
-            ("task", "optional, required or forbidden"),
-            TaskSupport::parse,
-            ("task support", "`forbidden`, `optional` or `required`"),
-        )?;
-        b.attr.task = Some(Spanned::new(task, span));
-        Ok(())
-    }),
-    ("confirm", Builder::read_confirm),
-    ("permission", |b, entry| {
-        b.attr.permission = Some(non_empty_string(
-            entry,
+            };
+            b.attr.icons = parse_icons(tokens.clone(), parens.join())?;
+            Ok(())
+        }),
+    ),
+    (
+        "tier",
+        Read::With(|b, entry| {
+            let (tier, span) = choice(
+                entry,
+                ("tier", "read, write or destructive"),
+                Tier::parse,
+                ("tier", "`read`, `write` or `destructive`"),
+            )?;
+            b.attr.tier = Spanned::new(tier, span);
+            b.tier_read = true;
+            Ok(())
+        }),
+    ),
+    (
+        "idempotent",
+        Read::With(|b, entry| {
+            let value = match &entry.value {
+                RawValue::Flag => true,
+                RawValue::Expr(Expr::Lit(ExprLit {
+                    lit: Lit::Bool(b), ..
+                })) => b.value,
+                _ => {
+                    return Err(syn::Error::new(
+                        value_span(entry),
+                        "`idempotent` takes no value, or `true` or `false`",
+                    ));
+                }
+            };
+            b.attr.idempotent = Some(Spanned::new(value, entry.key.span()));
+            Ok(())
+        }),
+    ),
+    (
+        "world",
+        Read::With(|b, entry| {
+            let (world, span) = choice(
+                entry,
+                ("world", "open or closed"),
+                World::parse,
+                ("world", "`open` or `closed`"),
+            )?;
+            b.attr.world = Some(Spanned::new(world, span));
+            Ok(())
+        }),
+    ),
+    (
+        "task",
+        Read::With(|b, entry| {
+            let (task, span) = choice(
+                entry,
+                ("task", "optional, required or forbidden"),
+                TaskSupport::parse,
+                ("task support", "`forbidden`, `optional` or `required`"),
+            )?;
+            b.attr.task = Some(Spanned::new(task, span));
+            Ok(())
+        }),
+    ),
+    ("confirm", Read::With(Builder::read_confirm)),
+    (
+        "permission",
+        Read::Text(
+            |a| &mut a.permission,
             "the permission a caller needs, such as `permission = \"notes.delete\"`",
-        )?);
-        Ok(())
-    }),
-    ("toolset", |b, entry| {
-        b.attr.toolset = Some(non_empty_string(
-            entry,
+        ),
+    ),
+    (
+        "toolset",
+        Read::Text(
+            |a| &mut a.toolset,
             "a toolset name, such as `toolset = \"notes\"`",
-        )?);
-        Ok(())
-    }),
-    ("since", |b, entry| {
-        b.attr.since = Some(non_empty_string(
-            entry,
+        ),
+    ),
+    (
+        "since",
+        Read::Text(
+            |a| &mut a.since,
             "the version that introduced the tool, such as `since = \"0.2.0\"`",
-        )?);
-        Ok(())
-    }),
-    ("platforms", Builder::read_platforms),
-    ("meta", |b, entry| {
-        let RawValue::List(tokens, parens) = &entry.value else {
-            return Err(syn::Error::new(
-                value_span(entry),
-                "`meta` takes a list of declarations, such as `meta(audience = \"internal\", cost = 2)`",
-            ));
-        };
-        b.attr.meta = parse_meta_decls(tokens.clone(), parens.join())?;
-        Ok(())
-    }),
-    ("example", Builder::read_example),
-    ("admin_summary", |b, entry| {
-        b.attr.admin_summary = Some(non_empty_string(
-            entry,
+        ),
+    ),
+    ("platforms", Read::With(Builder::read_platforms)),
+    (
+        "meta",
+        Read::With(|b, entry| {
+            let RawValue::List(tokens, parens) = &entry.value else {
+                return Err(syn::Error::new(
+                    value_span(entry),
+                    "`meta` takes a list of declarations, such as `meta(audience = \"internal\", cost = 2)`",
+                ));
+            };
+            b.attr.meta = parse_meta_decls(tokens.clone(), parens.join())?;
+            Ok(())
+        }),
+    ),
+    ("example", Read::With(Builder::read_example)),
+    (
+        "admin_summary",
+        Read::Text(
+            |a| &mut a.admin_summary,
             "a summary for administrators, such as `admin_summary = \"...\"`",
-        )?);
-        Ok(())
-    }),
+        ),
+    ),
 ];
 
 /// The keys `#[tool]` accepts, in the order the documentation lists them.
@@ -283,7 +322,7 @@ pub fn parse_tool_attr(
             ));
             continue;
         };
-        if let Err(error) = read(&mut builder, &entry) {
+        if let Err(error) = read.read(&mut builder, &entry) {
             errors.push(error);
         }
     }
