@@ -64,6 +64,8 @@ impl Settings {
                     "unknown key `{unknown}` in [package.metadata.tooltable]; the keys are {}",
                     KEYS.join(", ")
                 ),
+                // A value type that quotes the key with its value
+                // (`names = "strict"`) has written the key already.
                 None if message.starts_with('`') => {
                     format!("[package.metadata.tooltable] {message}")
                 }
@@ -235,9 +237,11 @@ impl Places {
         Places(
             keys.into_iter()
                 .map(|(key, value)| {
-                    let before = &text[..value.span().start.min(text.len())];
+                    let before = text.get(..value.span().start).unwrap_or(text);
                     let line = before.matches('\n').count() + 1;
-                    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1) + 1;
+                    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+                    // Columns count characters, as the source diagnostics' do.
+                    let column = before[line_start..].chars().count() + 1;
                     let place = Location {
                         file: PathBuf::from("Cargo.toml"),
                         line,
@@ -522,6 +526,18 @@ mod tests {
                 .any(|e| e.contains("`names = \"strict\"` is not a name profile"))
         );
         assert!(errors.iter().any(|e| e.contains("is reserved for MCP")));
+    }
+
+    #[test]
+    fn a_mistake_is_located_in_characters_not_bytes() {
+        let errors = config(
+            "[package]\nname = \"d\"\n[package.metadata.tooltable]\n\"ключ\" = 1\nroot = \"r.rs\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            errors[0].starts_with("Cargo.toml:4:10: unknown key `ключ`"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -322,13 +322,14 @@ impl ManifestError {
             .and_then(|rest| rest.split_once(", expected "))
         {
             // serde's words for JSON's kinds, in JSON's.
-            let json = |kind: &str| match kind {
-                "map" => "an object".to_owned(),
-                "a map" => "an object".to_owned(),
-                "sequence" => "an array".to_owned(),
-                "a sequence" => "an array".to_owned(),
-                kind if kind.starts_with("struct ") => "a JSON object".to_owned(),
-                kind => kind.to_owned(),
+            let json = |kind: &str| {
+                match kind.strip_prefix("a ").unwrap_or(kind) {
+                    "map" => "an object",
+                    "sequence" => "an array",
+                    bare if bare.starts_with("struct ") => "a JSON object",
+                    _ => kind,
+                }
+                .to_owned()
             };
             format!("must be {}, not {}", json(expected), json(found))
         } else {
