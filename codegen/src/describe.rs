@@ -26,7 +26,7 @@ use tooltable_rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::fingerprint::{self, Fingerprint};
 use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
-use tooltable_rules::{confirm, limits, schema};
+use tooltable_rules::{confirm, limits, schema, search_hint};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -349,6 +349,9 @@ fn describe_tool(
     }
     if !declarations.is_empty() {
         meta.insert(config.declarations_key(), Value::Object(declarations));
+    }
+    if let Some(hint) = &attr.search_hint {
+        meta.insert(search_hint::KEY.into(), Value::String(hint.value.clone()));
     }
 
     if !errors.is_empty() {

@@ -652,6 +652,43 @@ fn declared_icons_are_served_in_the_descriptor_and_change_its_fingerprint() {
 }
 
 #[test]
+fn a_search_hint_is_served_in_meta_and_changes_the_fingerprint() {
+    let tool = |hint: &str| {
+        let (analysis, _dir) = analyze_files(&[(
+            "src/lib.rs",
+            &format!(
+                "/// Ping.\n#[tool(tier = read{hint})]\nfn ping() -> String {{ String::new() }}\n"
+            ),
+        )]);
+        assert_eq!(analysis.diagnostics(), []);
+        analysis.manifest().tools.remove(0)
+    };
+    let plain = tool("");
+    let hinted = tool(", search_hint = \"echo alive heartbeat\"");
+    assert_eq!(
+        hinted.descriptor["_meta"],
+        serde_json::json!({"anthropic/searchHint": "echo alive heartbeat"})
+    );
+    assert!(plain.descriptor.get("_meta").is_none());
+    assert_ne!(plain.fingerprint, hinted.fingerprint);
+}
+
+#[test]
+fn a_search_hint_of_several_lines_or_of_nothing_is_an_error_at_its_value() {
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// A.\n#[tool(tier = read, search_hint = \"echo\\nalive\")]\nfn a() -> String { String::new() }\n/// B.\n#[tool(tier = read, search_hint = \" \")]\nfn b() -> String { String::new() }\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:2:35: `search_hint`: a search hint is one line of words, but character 5 is `\\n`; write the words on one line, separated by spaces",
+            "src/lib.rs:5:35: `search_hint` is empty: words a tool search should find the tool by, such as `search_hint = \"memo jot remember\"`",
+        ]
+    );
+}
+
+#[test]
 fn every_icon_mistake_is_an_error_at_its_place_in_one_build() {
     let found = diagnostics(&[(
         "src/lib.rs",

@@ -38,6 +38,7 @@ pub mod names;
 pub mod param_headers;
 pub mod quote;
 pub mod schema;
+pub mod search_hint;
 pub mod task;
 pub mod tier;
 pub mod validate;

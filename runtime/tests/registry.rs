@@ -695,6 +695,19 @@ fn a_batch_with_a_non_object_schema_leaves_the_registry_byte_identical() {
 }
 
 #[test]
+fn a_batch_with_a_search_hint_of_two_lines_is_refused_by_the_same_rule_as_the_build() {
+    assert_batch_leaves_registry_unchanged(
+        || {
+            let mut hinted = count_tool("items_hinted", "Hinted.");
+            hinted.search_hint = Some("count\ntally".into());
+            vec![count_tool("items_fine", "Fine."), hinted]
+        },
+        "items_hinted",
+        "its search hint cannot be served: a search hint is one line of words, but character 6 is `\\n`",
+    );
+}
+
+#[test]
 fn provider_tools_must_follow_the_crate_prefixes() {
     assert_batch_leaves_registry_unchanged(
         || vec![count_tool("stats_count", "Count.")],
@@ -833,11 +846,12 @@ fn a_provider_tool_that_panics_is_answered_generically() {
 }
 
 #[test]
-fn declarations_travel_under_the_namespace_key_and_the_bag_is_omitted_when_empty() {
+fn declarations_and_a_search_hint_travel_in_meta_and_the_bag_is_omitted_when_empty() {
     let registry = Registry::new(&TOOLS);
     let mut tool = ProvidedTool::new("items_echo", Tier::Read, "Echo.", echo_handler());
     tool.declarations
         .insert("audience".into(), json!("internal"));
+    tool.search_hint = Some("repeat parrot".into());
     let shared = Arc::new(std::sync::Mutex::new(Some(tool)));
     struct Shared(Arc<std::sync::Mutex<Option<ProvidedTool<Shelf>>>>);
     impl Provider<Shelf> for Shared {
@@ -852,7 +866,10 @@ fn declarations_travel_under_the_namespace_key_and_the_bag_is_omitted_when_empty
     let echo = registry.get("items_echo").unwrap().descriptor();
     assert_eq!(
         echo["_meta"],
-        json!({"dev.tooltable.fixture/declarations": {"audience": "internal"}})
+        json!({
+            "dev.tooltable.fixture/declarations": {"audience": "internal"},
+            "anthropic/searchHint": "repeat parrot",
+        })
     );
     let get = registry.get("items_get").unwrap().descriptor();
     assert!(get.get("_meta").is_none());

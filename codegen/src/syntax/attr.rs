@@ -19,6 +19,7 @@ use tooltable_rules::confirm::Confirm;
 use tooltable_rules::icons::{self, Icon, IconPart, Theme};
 pub use tooltable_rules::names::NameProfile;
 use tooltable_rules::names::validate_name;
+use tooltable_rules::search_hint;
 use tooltable_rules::task::TaskSupport;
 use tooltable_rules::tier::{Tier, World};
 
@@ -84,6 +85,8 @@ pub struct ToolAttr {
     pub example: Option<Spanned<Value>>,
     /// `admin_summary = "..."`.
     pub admin_summary: Option<Spanned<String>>,
+    /// `search_hint = "..."`: words a client's tool search finds the tool by.
+    pub search_hint: Option<Spanned<String>>,
     /// `icons("https://...", (src = "...", mime_type = "...", sizes = "48x48", theme = dark))`.
     pub icons: Vec<Icon>,
 }
@@ -140,7 +143,7 @@ impl Read {
 /// lists them, and how its value is read. A new key is a line here and a
 /// field of [`ToolAttr`]; a key given twice, an unknown key and a missing
 /// tier are reported for every key alike.
-const GRAMMAR: [(&str, Read); 15] = [
+const GRAMMAR: [(&str, Read); 16] = [
     ("name", Read::With(Builder::read_name)),
     (
         "title",
@@ -264,6 +267,19 @@ const GRAMMAR: [(&str, Read); 15] = [
             |a| &mut a.admin_summary,
             "a summary for administrators, such as `admin_summary = \"...\"`",
         ),
+    ),
+    (
+        "search_hint",
+        Read::With(|b, entry| {
+            let hint = non_empty_string(
+                entry,
+                "words a tool search should find the tool by, such as `search_hint = \"memo jot remember\"`",
+            )?;
+            search_hint::check(&hint.value)
+                .map_err(|e| syn::Error::new(hint.span, format!("`search_hint`: {e}")))?;
+            b.attr.search_hint = Some(hint);
+            Ok(())
+        }),
     ),
 ];
 
@@ -474,6 +490,7 @@ impl Builder {
                 meta: Vec::new(),
                 example: None,
                 admin_summary: None,
+                search_hint: None,
                 icons: Vec::new(),
             },
         }

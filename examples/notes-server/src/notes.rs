@@ -151,7 +151,8 @@ pub struct SearchResults {
         sizes = "any",
         theme = light
     )),
-    example = r#"{"query": "milk", "tag": "shopping", "limit": 5}"#
+    example = r#"{"query": "milk", "tag": "shopping", "limit": 5}"#,
+    search_hint = "find look up memo text tag"
 )]
 pub fn notes_search(store: &Store, params: SearchParams) -> Result<SearchResults, ToolError> {
     // The server enforces the schema's range before the handler runs.

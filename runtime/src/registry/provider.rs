@@ -17,6 +17,7 @@ use crate::rules::limits;
 use crate::rules::names::validate_name;
 use crate::rules::param_headers;
 use crate::rules::schema;
+use crate::rules::search_hint;
 use crate::rules::task::TaskSupport;
 use crate::rules::tier::{Annotations, Tier, World};
 use crate::rules::validate::Validator;
@@ -55,6 +56,9 @@ pub struct ProvidedTool<C: 'static> {
     pub output_schema: Option<Value>,
     /// Declarations carried in `_meta`.
     pub declarations: Map<String, Value>,
+    /// Words a client's tool search should find the tool by, served in
+    /// `_meta` as a tool's `#[tool(search_hint = "...")]` is.
+    pub search_hint: Option<String>,
     /// The handler.
     pub handler: DynHandler<C>,
 }
@@ -82,6 +86,7 @@ impl<C: 'static> ProvidedTool<C> {
             input_schema: schema::no_parameters(),
             output_schema: None,
             declarations: Map::new(),
+            search_hint: None,
             handler,
         }
     }
@@ -226,6 +231,11 @@ pub(crate) fn validate_batch<C: 'static>(
                 settings.declarations_key.to_owned(),
                 Value::Object(tool.declarations.clone()),
             );
+        }
+        if let Some(hint) = &tool.search_hint {
+            search_hint::check(hint)
+                .map_err(|e| refuse(format!("its search hint cannot be served: {e}")))?;
+            meta.insert(search_hint::KEY.into(), Value::String(hint.clone()));
         }
         let input_validator = Validator::new(&input)
             .map_err(|e| refuse(format!("its input schema cannot be enforced: {e}")))?;
