@@ -624,20 +624,23 @@ fn a_bare_tool_attribute_is_tooltables_where_the_module_imports_no_other_crates_
     );
 }
 
+/// The manifest entry of a read tool `ping` whose attribute adds `keys`
+/// (written with a leading comma), built without a diagnostic.
+fn ping_with(keys: &str) -> tooltable_rules::wire::manifest::ManifestTool {
+    let (analysis, _dir) = analyze_files(&[(
+        "src/lib.rs",
+        &format!(
+            "/// Ping.\n#[tool(tier = read{keys})]\nfn ping() -> String {{ String::new() }}\n"
+        ),
+    )]);
+    assert_eq!(analysis.diagnostics(), []);
+    analysis.manifest().tools.remove(0)
+}
+
 #[test]
 fn declared_icons_are_served_in_the_descriptor_and_change_its_fingerprint() {
-    let tool = |icons: &str| {
-        let (analysis, _dir) = analyze_files(&[(
-            "src/lib.rs",
-            &format!(
-                "/// Ping.\n#[tool(tier = read{icons})]\nfn ping() -> String {{ String::new() }}\n"
-            ),
-        )]);
-        assert_eq!(analysis.diagnostics(), []);
-        analysis.manifest().tools.remove(0)
-    };
-    let plain = tool("");
-    let with_icons = tool(
+    let plain = ping_with("");
+    let with_icons = ping_with(
         ", icons(\"https://example.com/ping.png\", (src = \"data:image/svg+xml;base64,PHN2Zy8+\", sizes = \"any\", theme = dark))",
     );
     assert_eq!(
@@ -653,18 +656,8 @@ fn declared_icons_are_served_in_the_descriptor_and_change_its_fingerprint() {
 
 #[test]
 fn a_search_hint_is_served_in_meta_and_changes_the_fingerprint() {
-    let tool = |hint: &str| {
-        let (analysis, _dir) = analyze_files(&[(
-            "src/lib.rs",
-            &format!(
-                "/// Ping.\n#[tool(tier = read{hint})]\nfn ping() -> String {{ String::new() }}\n"
-            ),
-        )]);
-        assert_eq!(analysis.diagnostics(), []);
-        analysis.manifest().tools.remove(0)
-    };
-    let plain = tool("");
-    let hinted = tool(", search_hint = \"echo alive heartbeat\"");
+    let plain = ping_with("");
+    let hinted = ping_with(", search_hint = \"echo alive heartbeat\"");
     assert_eq!(
         hinted.descriptor["_meta"],
         serde_json::json!({"anthropic/searchHint": "echo alive heartbeat"})
@@ -709,24 +702,17 @@ fn every_icon_mistake_is_an_error_at_its_place_in_one_build() {
 
 #[test]
 fn task_support_is_served_as_execution_and_each_mistake_is_an_error_at_its_value() {
-    let tool = |task: &str| {
-        let (analysis, _dir) = analyze_files(&[(
-            "src/lib.rs",
-            &format!(
-                "/// Ping.\n#[tool(tier = read{task})]\nfn ping() -> String {{ String::new() }}\n"
-            ),
-        )]);
-        assert_eq!(analysis.diagnostics(), []);
-        analysis.manifest().tools.remove(0)
-    };
-    let plain = tool("");
-    let optional = tool(", task = optional");
+    let plain = ping_with("");
+    let optional = ping_with(", task = optional");
     assert_eq!(
         optional.descriptor["execution"],
         serde_json::json!({"taskSupport": "optional"})
     );
     assert!(plain.descriptor.get("execution").is_none());
-    assert_eq!(tool(", task = forbidden").fingerprint, plain.fingerprint);
+    assert_eq!(
+        ping_with(", task = forbidden").fingerprint,
+        plain.fingerprint
+    );
     assert_ne!(plain.fingerprint, optional.fingerprint);
 
     let found = diagnostics(&[(
