@@ -8,9 +8,10 @@
 //! produces the schema, a regex held in a static) is an error that names it
 //! and says how to write it so the build can read it.
 
-use super::case::RenameRule;
 use crate::syntax::doc::doc_text;
 use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
+use serde_derive_internals::attr as serde_attr;
 use serde_json::Value;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
@@ -67,6 +68,17 @@ impl Parse for Item {
             ItemValue::Flag
         };
         Ok(Item { key, value })
+    }
+}
+
+impl ToTokens for Item {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let key = &self.key;
+        tokens.extend(match &self.value {
+            ItemValue::Flag => quote!(#key),
+            ItemValue::Expr(expr) => quote!(#key = #expr),
+            ItemValue::List(list) => quote!(#key(#list)),
+        });
     }
 }
 
@@ -143,9 +155,15 @@ const SCHEMARS_OVERRIDES: [&str; 18] = [
     "try_from",
 ];
 
+/// The serde keywords that change a schema, which serde's reader is given:
+/// those a `#[schemars]` item overrides, and serde's own `with` and
+/// `serialize_with` (which schemars never copies from its own items).
+fn changes_a_schema(keyword: &str) -> bool {
+    SCHEMARS_OVERRIDES.contains(&keyword) || matches!(keyword, "with" | "serialize_with")
+}
+
 /// The serde attribute items in force, after `#[schemars]` overrides.
-fn effective_serde(attrs: &[Attribute]) -> Result<Vec<Item>> {
-    let schemars = items(attrs, "schemars")?;
+fn effective_serde(schemars: &[Item], attrs: &[Attribute]) -> Result<Vec<Item>> {
     let mut overridden: Vec<String> = schemars
         .iter()
         .map(Item::name)
@@ -156,8 +174,9 @@ fn effective_serde(attrs: &[Attribute]) -> Result<Vec<Item>> {
         overridden.push("skip_deserializing".into());
     }
     let mut effective: Vec<Item> = schemars
-        .into_iter()
+        .iter()
         .filter(|i| SCHEMARS_OVERRIDES.contains(&i.name().as_str()))
+        .cloned()
         .collect();
     for item in items(attrs, "serde")? {
         let key = item.name();
@@ -168,77 +187,32 @@ fn effective_serde(attrs: &[Attribute]) -> Result<Vec<Item>> {
     Ok(effective)
 }
 
-/// A name under each contract, as serde's `rename(serialize = .., deserialize = ..)` allows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Both<T> {
-    /// Under the serialize contract.
-    pub ser: Option<T>,
-    /// Under the deserialize contract.
-    pub de: Option<T>,
-}
-
-impl<T> Default for Both<T> {
-    fn default() -> Both<T> {
-        Both {
-            ser: None,
-            de: None,
-        }
+/// The one `#[serde(...)]` attribute serde's reader is given for a
+/// container's, variant's or field's attributes, as schemars builds it:
+/// the keywords that change a schema, a `#[schemars]` item in place of the
+/// serde item it overrides. `None` when no such keyword is written. A
+/// function serde would read or write the value through, without a
+/// `#[schemars]` item that says what it is, is refused here.
+pub fn serde_attribute(attrs: &[Attribute]) -> Result<Option<Attribute>> {
+    let schemars = items(attrs, "schemars")?;
+    let has_schemars_with = schemars
+        .iter()
+        .any(|i| matches!(i.name().as_str(), "with" | "schema_with"));
+    let effective = effective_serde(&schemars, attrs)?;
+    for item in &effective {
+        refuse_unknowable(item, has_schemars_with)?;
     }
-}
-
-fn both_strings(item: &Item) -> Result<Both<String>> {
-    match &item.value {
-        ItemValue::Expr(_) => {
-            let s = item.lit_str()?;
-            Ok(Both {
-                ser: Some(s.clone()),
-                de: Some(s),
-            })
-        }
-        ItemValue::List(_) => {
-            let mut both = Both::default();
-            for inner in item.list()? {
-                match inner.name().as_str() {
-                    "serialize" => both.ser = Some(inner.lit_str()?),
-                    "deserialize" => both.de = Some(inner.lit_str()?),
-                    other => {
-                        return Err(error(
-                            inner.span(),
-                            format!("`{other}` is not `serialize` or `deserialize`"),
-                        ));
-                    }
-                }
-            }
-            Ok(both)
-        }
-        ItemValue::Flag => Err(error(item.span(), format!("`{}` needs a value", item.key))),
+    let passed: Vec<&Item> = effective
+        .iter()
+        .filter(|i| changes_a_schema(&i.name()))
+        .collect();
+    if passed.is_empty() {
+        return Ok(None);
     }
-}
-
-fn both_rules(item: &Item) -> Result<Both<RenameRule>> {
-    let names = both_strings(item)?;
-    let rule = |name: Option<String>| -> Result<Option<RenameRule>> {
-        match name {
-            None => Ok(None),
-            Some(n) => RenameRule::parse(&n).map(Some).ok_or_else(|| {
-                error(
-                    item.span(),
-                    format!(
-                        "unknown rename rule `{n}`; expected one of {}",
-                        RenameRule::ALL
-                            .iter()
-                            .map(|(s, _)| format!("\"{s}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            }),
-        }
-    };
-    Ok(Both {
-        ser: rule(names.ser)?,
-        de: rule(names.de)?,
-    })
+    Attribute::parse_outer
+        .parse2(quote!(#[serde(#(#passed),*)]))
+        .map(|mut parsed| parsed.pop())
+        .map_err(|e| error(e.span(), format!("cannot read #[serde(...)]: {e}")))
 }
 
 /// serde's `default` on a container or field.
@@ -260,21 +234,13 @@ impl SerdeDefault {
     }
 }
 
-fn serde_default(item: &Item) -> Result<SerdeDefault> {
-    match &item.value {
-        ItemValue::Flag => Ok(SerdeDefault::Default),
-        ItemValue::Expr(_) => {
-            let text = item.lit_str()?;
-            syn::parse_str::<syn::ExprPath>(&text)
-                .map(SerdeDefault::Path)
-                .map_err(|_| {
-                    error(
-                        item.span(),
-                        format!("`default = \"{text}\"` does not name a function"),
-                    )
-                })
+impl From<&serde_attr::Default> for SerdeDefault {
+    fn from(default: &serde_attr::Default) -> SerdeDefault {
+        match default {
+            serde_attr::Default::None => SerdeDefault::None,
+            serde_attr::Default::Default => SerdeDefault::Default,
+            serde_attr::Default::Path(path) => SerdeDefault::Path(path.clone()),
         }
-        ItemValue::List(_) => Err(error(item.span(), "`default` takes no list")),
     }
 }
 
@@ -744,19 +710,28 @@ pub enum Tagging {
     Untagged,
 }
 
-/// What a container (struct or enum) says about itself.
+impl From<&serde_attr::TagType> for Tagging {
+    fn from(tag: &serde_attr::TagType) -> Tagging {
+        match tag {
+            serde_attr::TagType::External => Tagging::External,
+            serde_attr::TagType::Internal { tag } => Tagging::Internal(tag.clone()),
+            serde_attr::TagType::Adjacent { tag, content } => {
+                Tagging::Adjacent(tag.clone(), content.clone())
+            }
+            serde_attr::TagType::None => Tagging::Untagged,
+        }
+    }
+}
+
+/// What a container (struct or enum) says about itself. The schemars
+/// items are read by [`ContainerAttrs::read`]; serde's reading is added by
+/// [`ContainerAttrs::take_serde`].
 #[derive(Clone, Debug)]
 pub struct ContainerAttrs {
     /// Metadata.
     pub common: Common,
     /// `#[schemars(rename = "..")]`, which may hold `{T}` placeholders.
     pub rename_format: Option<String>,
-    /// serde's rename of the container.
-    pub rename: Both<String>,
-    /// `rename_all`.
-    pub rename_all: Both<RenameRule>,
-    /// `rename_all_fields` (enums).
-    pub rename_all_fields: Both<RenameRule>,
     /// `deny_unknown_fields`.
     pub deny_unknown_fields: bool,
     /// The tagging of an enum.
@@ -783,10 +758,6 @@ pub struct ContainerAttrs {
 pub struct VariantAttrs {
     /// Metadata.
     pub common: Common,
-    /// `rename`.
-    pub rename: Both<String>,
-    /// `rename_all` (for a struct variant's fields).
-    pub rename_all: Both<RenameRule>,
     /// `skip_serializing`.
     pub skip_serializing: bool,
     /// `skip_deserializing`.
@@ -812,15 +783,14 @@ pub struct FieldAttrs {
     pub common: Common,
     /// Validation.
     pub validation: Validation,
-    /// `rename`.
-    pub rename: Both<String>,
     /// `skip_serializing`.
     pub skip_serializing: bool,
     /// `skip_deserializing`.
     pub skip_deserializing: bool,
     /// `skip_serializing_if = "path"`.
     pub skip_serializing_if: Option<syn::ExprPath>,
-    /// `default`.
+    /// `default`, or the type's `Default` serde gives a field it never
+    /// deserializes.
     pub default: SerdeDefault,
     /// `flatten`.
     pub flatten: bool,
@@ -907,31 +877,9 @@ fn refuse_unknowable(item: &Item, has_schemars_with: bool) -> Result<()> {
 }
 
 impl ContainerAttrs {
-    /// Reads a struct's or enum's attributes.
-    pub fn read(attrs: &[Attribute], is_enum: bool, span: Span) -> Result<ContainerAttrs> {
+    /// Reads a struct's or enum's schemars attributes.
+    pub fn read(attrs: &[Attribute]) -> Result<ContainerAttrs> {
         let schemars = items(attrs, "schemars")?;
-        let serde = effective_serde(attrs)?;
-        let with = read_with(&schemars)?;
-        let mut out = ContainerAttrs {
-            common: Common::read(attrs, &schemars, &[])?,
-            rename_format: schemars
-                .iter()
-                .find(|i| i.name() == "rename")
-                .map(Item::lit_str)
-                .transpose()?,
-            rename: Both::default(),
-            rename_all: Both::default(),
-            rename_all_fields: Both::default(),
-            deny_unknown_fields: false,
-            tagging: Tagging::External,
-            default: SerdeDefault::None,
-            transparent: false,
-            inline: schemars.iter().any(|i| i.name() == "inline"),
-            with,
-            from: None,
-            into: None,
-            remote: None,
-        };
         if let Some(item) = schemars
             .iter()
             .find(|i| i.name() == "_unstable_ref_variants")
@@ -941,136 +889,94 @@ impl ContainerAttrs {
                 "`_unstable_ref_variants` is an unstable schemars setting that tooltable does not render; remove it",
             ));
         }
-        let mut tag = None;
-        let mut content = None;
-        let mut untagged = false;
-        for item in &serde {
-            refuse_unknowable(item, out.with.is_some())?;
-            match item.name().as_str() {
-                "rename" => out.rename = both_strings(item)?,
-                "rename_all" => out.rename_all = both_rules(item)?,
-                "rename_all_fields" => out.rename_all_fields = both_rules(item)?,
-                "deny_unknown_fields" => out.deny_unknown_fields = true,
-                "tag" => tag = Some(item.lit_str()?),
-                "content" => content = Some(item.lit_str()?),
-                "untagged" => untagged = true,
-                "default" => out.default = serde_default(item)?,
-                "transparent" => out.transparent = true,
-                // `try_from` takes the place of `from` (serde allows one).
-                "from" | "try_from" if (out.from.is_none() || item.name() == "from") => {
-                    out.from = Some(parse_type(item)?);
-                }
-                "into" => out.into = Some(parse_type(item)?),
-                "remote" => {
-                    let path: syn::Path = syn::parse_str(&item.lit_str()?).map_err(|_| {
-                        error(
-                            item.span(),
-                            "`remote` takes the path of the type this one stands in for",
-                        )
-                    })?;
-                    out.remote = path.segments.last().map(|s| s.ident.to_string());
-                }
-                _ => {}
-            }
-        }
-        out.tagging = match (untagged, tag, content) {
-            (false, None, None) => Tagging::External,
-            (false, Some(tag), None) => Tagging::Internal(tag),
-            (false, Some(tag), Some(content)) => Tagging::Adjacent(tag, content),
-            (true, None, None) => Tagging::Untagged,
-            (false, None, Some(_)) => return Err(error(span, "`content` needs `tag` as well")),
-            (true, _, _) => {
-                return Err(error(
-                    span,
-                    "`untagged` cannot be combined with `tag` or `content`",
-                ));
-            }
-        };
-        if !is_enum && out.tagging != Tagging::External {
-            if let Tagging::Internal(_) = out.tagging {
-                return Err(error(
-                    span,
-                    "`tag` on a struct adds a field when serializing that schemars does not describe; the build script refuses to guess, so move the tag into a field",
-                ));
-            }
+        Ok(ContainerAttrs {
+            common: Common::read(attrs, &schemars, &[])?,
+            rename_format: schemars
+                .iter()
+                .find(|i| i.name() == "rename")
+                .map(Item::lit_str)
+                .transpose()?,
+            deny_unknown_fields: false,
+            tagging: Tagging::External,
+            default: SerdeDefault::None,
+            transparent: false,
+            inline: schemars.iter().any(|i| i.name() == "inline"),
+            with: read_with(&schemars)?,
+            from: None,
+            into: None,
+            remote: None,
+        })
+    }
+
+    /// Takes serde's reading of the container. `span` locates the type,
+    /// for the one tagging serde accepts and schemars does not describe.
+    pub fn take_serde(
+        &mut self,
+        serde: &serde_attr::Container,
+        is_enum: bool,
+        span: Span,
+    ) -> Result<()> {
+        self.deny_unknown_fields = serde.deny_unknown_fields();
+        self.tagging = serde.tag().into();
+        self.default = serde.default().into();
+        self.transparent = serde.transparent();
+        // serde takes one of `from` and `try_from`.
+        self.from = serde.type_from().or(serde.type_try_from()).cloned();
+        self.into = serde.type_into().cloned();
+        self.remote = serde
+            .remote()
+            .and_then(|path| path.segments.last())
+            .map(|s| s.ident.to_string());
+        if !is_enum && matches!(self.tagging, Tagging::Internal(_)) {
             return Err(error(
                 span,
-                "`untagged`, `tag` and `content` apply to enums",
+                "`tag` on a struct adds a field when serializing that schemars does not describe; the build script refuses to guess, so move the tag into a field",
             ));
         }
-        Ok(out)
+        Ok(())
     }
 }
 
 impl VariantAttrs {
-    /// Reads a variant's attributes.
+    /// Reads a variant's schemars attributes.
     pub fn read(attrs: &[Attribute]) -> Result<VariantAttrs> {
         let schemars = items(attrs, "schemars")?;
-        let serde = effective_serde(attrs)?;
-        let with = read_with(&schemars)?;
-        let mut out = VariantAttrs {
+        Ok(VariantAttrs {
             common: Common::read(attrs, &schemars, &[])?,
-            with,
+            with: read_with(&schemars)?,
             ..VariantAttrs::default()
-        };
-        for item in &serde {
-            refuse_unknowable(item, out.with.is_some())?;
-            match item.name().as_str() {
-                "rename" => out.rename = both_strings(item)?,
-                "rename_all" => out.rename_all = both_rules(item)?,
-                "skip" => {
-                    out.skip_serializing = true;
-                    out.skip_deserializing = true;
-                }
-                "skip_serializing" => out.skip_serializing = true,
-                "skip_deserializing" => out.skip_deserializing = true,
-                "untagged" => out.untagged = true,
-                _ => {}
-            }
-        }
-        Ok(out)
+        })
+    }
+
+    /// Takes serde's reading of the variant.
+    pub fn take_serde(&mut self, serde: &serde_attr::Variant) {
+        self.skip_serializing = serde.skip_serializing();
+        self.skip_deserializing = serde.skip_deserializing();
+        self.untagged = serde.untagged();
     }
 }
 
 impl FieldAttrs {
-    /// Reads a field's attributes.
+    /// Reads a field's schemars, validator and garde attributes.
     pub fn read(attrs: &[Attribute]) -> Result<FieldAttrs> {
         let schemars = items(attrs, "schemars")?;
-        let serde = effective_serde(attrs)?;
         let validate = items(attrs, "validate")?;
         let garde = items(attrs, "garde")?;
-        let with = read_with(&schemars)?;
-        let mut out = FieldAttrs {
+        Ok(FieldAttrs {
             common: Common::read(attrs, &schemars, &[])?,
             validation: Validation::read(&schemars, &validate, &garde)?,
-            with,
+            with: read_with(&schemars)?,
             ..FieldAttrs::default()
-        };
-        for item in &serde {
-            refuse_unknowable(item, out.with.is_some())?;
-            match item.name().as_str() {
-                "rename" => out.rename = both_strings(item)?,
-                "skip" => {
-                    out.skip_serializing = true;
-                    out.skip_deserializing = true;
-                }
-                "skip_serializing" => out.skip_serializing = true,
-                "skip_deserializing" => out.skip_deserializing = true,
-                "skip_serializing_if" => {
-                    let text = item.lit_str()?;
-                    out.skip_serializing_if = Some(syn::parse_str(&text).map_err(|_| {
-                        error(
-                            item.span(),
-                            format!("`skip_serializing_if = \"{text}\"` does not name a function"),
-                        )
-                    })?);
-                }
-                "default" => out.default = serde_default(item)?,
-                "flatten" => out.flatten = true,
-                "with" | "serialize_with" => out.serialize_with = true,
-                _ => {}
-            }
-        }
-        Ok(out)
+        })
+    }
+
+    /// Takes serde's reading of the field.
+    pub fn take_serde(&mut self, serde: &serde_attr::Field) {
+        self.skip_serializing = serde.skip_serializing();
+        self.skip_deserializing = serde.skip_deserializing();
+        self.skip_serializing_if = serde.skip_serializing_if().cloned();
+        self.default = serde.default().into();
+        self.flatten = serde.flatten();
+        self.serialize_with = serde.serialize_with().is_some();
     }
 }

@@ -9,13 +9,14 @@
 use super::attrs::{
     ContainerAttrs, FieldAttrs, SerdeDefault, Tagging, Validation, VariantAttrs, With,
 };
-use super::case::RenameRule;
 use super::schema_ops as ops;
+use super::serde_view::{self, Body};
 use super::ty::{Def, DefItem, Scope, Ty};
 use super::{Contract, Generator, LowerError};
 use crate::syntax::doc::title_and_description;
 use proc_macro2::Span;
 use quote::ToTokens;
+use serde_derive_internals::attr as serde_attr;
 use serde_json::{Map, Value, json};
 use std::rc::Rc;
 use syn::spanned::Spanned;
@@ -153,11 +154,13 @@ fn style_of(fields: &Fields) -> Style {
     }
 }
 
+/// The fields as written, each with serde's reading of it when there is
+/// one (`serde` is empty when serde's reading failed; the errors of the
+/// fields' own attributes are still collected).
 fn read_fields<'k>(
     module: crate::scan::ModuleId,
     fields: &'k Fields,
-    rename_all: &super::attrs::Both<RenameRule>,
-    container_default: &SerdeDefault,
+    serde: &[serde_attr::Field],
     errors: &mut Vec<LowerError>,
 ) -> Vec<FieldInfo<'k>> {
     fields
@@ -171,36 +174,18 @@ fn read_fields<'k>(
                     return None;
                 }
             };
-            // serde gives a field it never deserializes its type's
-            // `Default`, unless the field or its container says otherwise.
-            if attrs.skip_deserializing && !attrs.default.is_some() && !container_default.is_some()
-            {
-                attrs.default = SerdeDefault::Default;
-            }
+            let serde = serde.get(index)?;
+            attrs.take_serde(serde);
             let member = field
                 .ident
                 .as_ref()
                 .map_or_else(|| index.to_string(), unraw);
-            let base = |rule: Option<&RenameRule>| match (&field.ident, rule) {
-                (Some(_), Some(rule)) => rule.apply_to_field(&member),
-                _ => member.clone(),
-            };
-            let ser_name = attrs
-                .rename
-                .ser
-                .clone()
-                .unwrap_or_else(|| base(rename_all.ser.as_ref()));
-            let de_name = attrs
-                .rename
-                .de
-                .clone()
-                .unwrap_or_else(|| base(rename_all.de.as_ref()));
             Some(FieldInfo {
                 member,
                 ty: &field.ty,
                 attrs,
-                ser_name,
-                de_name,
+                ser_name: serde.name().serialize_name().value.clone(),
+                de_name: serde.name().deserialize_name().value.clone(),
                 span: field.span(),
             })
         })
@@ -216,68 +201,66 @@ pub fn read_container<'k>(
     let err = |e: super::attrs::AttrError| LowerError::new(module, e.span, e.message);
     let is_enum = matches!(item, DefItem::Enum(_));
     let mut errors = Vec::new();
-    let attrs = ContainerAttrs::read(item.attrs(), is_enum, item.ident().span())
-        .map_err(|e| vec![err(e)])?;
+    let mut attrs = ContainerAttrs::read(item.attrs()).map_err(|e| vec![err(e)])?;
+    let serde = match serde_view::read(item) {
+        Ok(view) => Some(view),
+        Err(found) => {
+            errors.extend(found.into_iter().map(err));
+            None
+        }
+    };
+    if let Some(view) = &serde
+        && let Err(e) = attrs.take_serde(&view.container, is_enum, item.ident().span())
+    {
+        errors.push(err(e));
+    }
     // schemars names a serde `remote` stand-in after the type it stands in
     // for, unless its own `rename` says otherwise.
-    let serde_name = match (&attrs.remote, &attrs.rename_format) {
-        (Some(remote), None) => remote.clone(),
-        _ => attrs
-            .rename
-            .de
-            .clone()
-            .unwrap_or_else(|| unraw(item.ident())),
+    let serde_name = match (&attrs.remote, &attrs.rename_format, &serde) {
+        (Some(remote), None, _) => remote.clone(),
+        (_, _, Some(view)) => view.container.name().deserialize_name().value.clone(),
+        (_, _, None) => unraw(item.ident()),
     };
-    let data = match item {
-        DefItem::Struct(s) => Data::Struct(
-            style_of(&s.fields),
-            read_fields(
-                module,
-                &s.fields,
-                &attrs.rename_all,
-                &attrs.default,
-                &mut errors,
-            ),
-        ),
-        DefItem::Enum(e) => {
+    let data = match (item, serde.as_ref().map(|view| &view.body)) {
+        (DefItem::Struct(s), body) => {
+            let serde = match body {
+                Some(Body::Struct(fields)) => fields.as_slice(),
+                _ => &[],
+            };
+            Data::Struct(
+                style_of(&s.fields),
+                read_fields(module, &s.fields, serde, &mut errors),
+            )
+        }
+        (DefItem::Enum(e), body) => {
+            let serde = match body {
+                Some(Body::Enum(variants)) => variants.as_slice(),
+                _ => &[],
+            };
             let mut variants = Vec::with_capacity(e.variants.len());
-            for variant in &e.variants {
-                let vattrs = match VariantAttrs::read(&variant.attrs) {
+            for (index, variant) in e.variants.iter().enumerate() {
+                let mut vattrs = match VariantAttrs::read(&variant.attrs) {
                     Ok(vattrs) => vattrs,
                     Err(e) => {
                         errors.push(err(e));
                         continue;
                     }
                 };
-                let ident = unraw(&variant.ident);
-                let ser_name = vattrs.rename.ser.clone().unwrap_or_else(|| {
-                    attrs
-                        .rename_all
-                        .ser
-                        .map_or_else(|| ident.clone(), |r| r.apply_to_variant(&ident))
-                });
-                let de_name = vattrs.rename.de.clone().unwrap_or_else(|| {
-                    attrs
-                        .rename_all
-                        .de
-                        .map_or_else(|| ident.clone(), |r| r.apply_to_variant(&ident))
-                });
-                let field_rules = super::attrs::Both {
-                    ser: vattrs.rename_all.ser.or(attrs.rename_all_fields.ser),
-                    de: vattrs.rename_all.de.or(attrs.rename_all_fields.de),
+                let (serde_variant, serde_fields) = match serde.get(index) {
+                    Some((v, fields)) => (Some(v), fields.as_slice()),
+                    None => (None, &[][..]),
                 };
+                let fields = read_fields(module, &variant.fields, serde_fields, &mut errors);
+                let Some(serde_variant) = serde_variant else {
+                    continue;
+                };
+                vattrs.take_serde(serde_variant);
                 variants.push(VariantInfo {
                     style: style_of(&variant.fields),
-                    fields: read_fields(
-                        module,
-                        &variant.fields,
-                        &field_rules,
-                        &attrs.default,
-                        &mut errors,
-                    ),
+                    fields,
                     attrs: vattrs,
-                    ser_name,
-                    de_name,
+                    ser_name: serde_variant.name().serialize_name().value.clone(),
+                    de_name: serde_variant.name().deserialize_name().value.clone(),
                 });
             }
             Data::Enum(variants)

@@ -12,22 +12,22 @@
 //!
 //! - [`known`]: the table of types schemars defines itself.
 //! - [`ty`]: resolving a written type to a [`ty::Ty`].
-//! - [`attrs`]: serde, schemars, validator and garde attributes.
+//! - [`attrs`]: schemars, validator and garde attributes, and the serde items schemars hands on.
+//! - [`serde_view`]: what serde's own reader makes of the serde attributes.
 //! - [`derive`](mod@derive): structs and enums, as `#[derive(JsonSchema)]` renders them.
 //! - [`defaults`]: `"default"` values knowable at build time.
 //! - [`consts`]: constant expressions in defaults, folded as the compiler folds them.
 //! - [`schema_fn`]: `schema_with` functions whose body is a literal schema.
 //! - [`schema_ops`]: schemars' small edits on schema values.
-//! - [`case`]: serde's `rename_all` rules.
 
 pub mod attrs;
-pub mod case;
 pub mod consts;
 pub mod defaults;
 pub mod derive;
 pub mod known;
 pub mod schema_fn;
 pub mod schema_ops;
+pub mod serde_view;
 #[cfg(test)]
 mod tests;
 pub mod ty;

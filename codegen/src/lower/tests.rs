@@ -325,6 +325,24 @@ fn twenty_unevaluable_schema_with_functions_are_twenty_located_errors_in_one_bui
 }
 
 #[test]
+fn a_serde_attribute_serde_refuses_is_refused_with_serdes_sentence_at_its_place() {
+    let errors = errors(
+        "#[derive(serde::Deserialize)]\n#[serde(rename_all = \"camel\")]\npub struct Params {\n\
+         pub a: u8,\n\
+         #[serde(flatten, skip_serializing_if = 3)]\npub b: Inner,\n}\n\
+         #[derive(serde::Deserialize)]\npub struct Inner { pub c: u8 }\n\
+         pub type Out = u8;\n",
+    );
+    assert_eq!(
+        errors,
+        [
+            "src/lib.rs:2:22: serde refuses this: unknown rename rule `rename_all = \"camel\"`, expected one of \"lowercase\", \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\"",
+            "src/lib.rs:5:40: serde refuses this: expected serde skip_serializing_if attribute to be a string: `skip_serializing_if = \"...\"`",
+        ]
+    );
+}
+
+#[test]
 fn every_field_attribute_the_build_cannot_read_is_reported_in_one_build() {
     let errors = errors(
         "#[derive(serde::Deserialize)]\npub struct Params {\n\
