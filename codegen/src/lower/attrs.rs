@@ -1,12 +1,15 @@
-//! The serde, schemars, validator and garde attributes that change a schema.
+//! The schemars, validator and garde attributes that change a schema, and
+//! the serde items schemars hands on to serde's reader.
 //!
-//! schemars reads serde's attributes (through serde's own rules) and lets a
-//! `#[schemars(...)]` item with the same keyword override serde's; it reads
-//! validation attributes from `schemars`, `validate` and `garde`. This module
-//! reads the same attributes with the same precedence into plain data. An
-//! attribute whose effect cannot be known from the source (a function that
-//! produces the schema, a regex held in a static) is an error that names it
-//! and says how to write it so the build can read it.
+//! schemars lets a `#[schemars(...)]` item override the serde item of the
+//! same keyword, then has serde's own reader read the result; it reads
+//! metadata and validation from `schemars`, `validate` and `garde`. This
+//! module reads the latter into plain data and builds the `#[serde(...)]`
+//! attribute in force ([`serde_attribute`]), which
+//! [`serde_view`](super::serde_view) gives serde's reader. An attribute
+//! whose effect cannot be known from the source (a function that produces
+//! the schema, a regex held in a static) is an error that names it and says
+//! how to write it so the build can read it.
 
 use crate::syntax::doc::doc_text;
 use proc_macro2::{Span, TokenStream};
