@@ -1,8 +1,10 @@
 //! The test fixture's tools served on this process's stdin and stdout, for
-//! the tests that need a real process (`runtime/tests/listing.rs`).
+//! the tests that need a real process (`runtime/tests/listing.rs`,
+//! `process.rs`, `transport_attacks.rs`: signals, memory).
 //!
-//! `fixture_stdio [--typed] [--page-size N]`: every tool up to the
-//! destructive tier; `--typed` sends every listing through rmcp.
+//! `fixture_stdio [--typed] [--calls-through-rmcp] [--page-size N]`: every
+//! tool up to the destructive tier; `--typed` sends every listing through
+//! rmcp, `--calls-through-rmcp` every call.
 
 use tooltable_fixture::{Shelf, TOOLS};
 use tooltable_runtime::Registry;
@@ -11,10 +13,11 @@ use tooltable_runtime::serve::Server;
 
 fn main() -> std::process::ExitCode {
     let mut args = std::env::args().skip(1);
-    let (mut typed, mut page_size) = (false, None);
+    let (mut typed, mut through_rmcp, mut page_size) = (false, false, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--typed" => typed = true,
+            "--calls-through-rmcp" => through_rmcp = true,
             "--page-size" if page_size.is_none() => {
                 page_size = args.next().and_then(|size| size.parse::<usize>().ok());
                 if page_size.is_none() {
@@ -23,7 +26,7 @@ fn main() -> std::process::ExitCode {
                 }
             }
             _ => {
-                eprintln!("usage: fixture_stdio [--typed] [--page-size N]");
+                eprintln!("usage: fixture_stdio [--typed] [--calls-through-rmcp] [--page-size N]");
                 return std::process::ExitCode::FAILURE;
             }
         }
@@ -31,7 +34,9 @@ fn main() -> std::process::ExitCode {
     let registry = Registry::builder(&TOOLS)
         .max_tier(Tier::Destructive)
         .build();
-    let mut server = Server::new(registry, Shelf::new()).shortcut_lists(!typed);
+    let mut server = Server::new(registry, Shelf::new())
+        .shortcut_lists(!typed)
+        .shortcut_calls(!through_rmcp);
     if let Some(size) = page_size {
         server = server.page_size(size);
     }

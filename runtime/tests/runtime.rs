@@ -22,3 +22,4 @@ mod serve;
 mod shutdown;
 mod talk;
 mod tasks;
+mod transport_attacks;
