@@ -112,16 +112,6 @@ impl Server {
     }
 }
 
-pub fn rss(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap();
-    kib * 1024
-}
-
 /// An HTTP answer.
 pub struct Answer {
     pub status: u16,
@@ -271,7 +261,7 @@ impl Drop for StdioServer {
 }
 
 impl StdioServer {
-    pub fn start(name: &str, extra: &[&str], read: bool) -> StdioServer {
+    pub fn start(name: &str, extra: &[&str]) -> StdioServer {
         let dir = TempDir::new("hostile", name);
         let mut child = Command::new(SERVER)
             .arg("serve")
@@ -289,19 +279,14 @@ impl StdioServer {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
-        if read {
-            std::thread::spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { return };
-                    if tx.send(line).is_err() {
-                        return;
-                    }
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
                 }
-            });
-        } else {
-            // Held, never read: the client that does not read its answers.
-            std::mem::forget(stdout);
-        }
+            }
+        });
         let mut session = StdioServer {
             child,
             stdin,
@@ -309,17 +294,13 @@ impl StdioServer {
             dir,
         };
         session.send(&initialize(0, "initialize"));
-        if read {
-            session.answer(&json!(0));
-        }
+        session.answer(&json!(0));
         session.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        if read {
-            // Answered once the session took in `initialized`: from then on
-            // the transport knows the session's era, and answers the calls
-            // of tools that cannot talk back without rmcp's service.
-            session.send(r#"{"jsonrpc":"2.0","id":"opened","method":"ping"}"#);
-            session.answer(&json!("opened"));
-        }
+        // Answered once the session took in `initialized`: from then on
+        // the transport knows the session's era, and answers the calls
+        // of tools that cannot talk back without rmcp's service.
+        session.send(r#"{"jsonrpc":"2.0","id":"opened","method":"ping"}"#);
+        session.answer(&json!("opened"));
         session
     }
 

@@ -60,7 +60,7 @@ both_mounts! {
 
 #[test]
 fn on_stdio_four_requests_that_are_also_responses_do_not_stop_the_server_reading() {
-    let mut server = StdioServer::start("call-and-result", &["--max-in-flight", "4"], true);
+    let mut server = StdioServer::start("call-and-result", &["--max-in-flight", "4"]);
     for (id, member) in [
         (1, r#""result":{}"#),
         (2, r#""error":{"code":1,"message":"m"}"#),
