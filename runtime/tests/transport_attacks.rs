@@ -31,6 +31,17 @@ use tooltable_runtime::serve::Server;
 /// (a few megabytes), far below what holding every request or answer costs.
 const GROWTH: u64 = 100 * 1024 * 1024;
 
+/// A server's resident memory went from `before` to at most `peak`, less
+/// than [`GROWTH`] more.
+fn assert_bounded_growth(before: u64, peak: u64) {
+    assert!(
+        peak < before + GROWTH,
+        "the server grew from {} MB to {} MB",
+        before >> 20,
+        peak >> 20
+    );
+}
+
 fn server() -> Server<McpServer<Shelf>> {
     Server::new(Registry::new(&TOOLS), Shelf::new()).handle_signals(false)
 }
@@ -384,12 +395,7 @@ fn connections_that_never_read_the_answers_of_their_calls_hold_the_server_back_n
         writers.iter().all(|writer| !writer.is_finished()),
         "every connection that does not read is held back"
     );
-    assert!(
-        peak < before + GROWTH,
-        "the server grew from {} MB to {} MB",
-        before >> 20,
-        peak >> 20
-    );
+    assert_bounded_growth(before, peak);
     child.kill().unwrap();
     child.wait().unwrap();
     for writer in writers {
@@ -429,12 +435,7 @@ fn a_client_that_does_not_read_is_held_back(
     });
     let peak = peak_rss(child.id(), 30);
     assert!(!writer.is_finished(), "the client's writes are held back");
-    assert!(
-        peak < before + GROWTH,
-        "the server grew from {} MB to {} MB",
-        before >> 20,
-        peak >> 20
-    );
+    assert_bounded_growth(before, peak);
     child.kill().unwrap();
     child.wait().unwrap();
     let written = writer.join().unwrap();
