@@ -8,6 +8,7 @@
 use crate::committed::{Declared, Requested};
 use crate::diagnostic::{Diagnostic, Location};
 use std::path::{Path, PathBuf};
+use tooltable_rules::clients::Client;
 use tooltable_rules::meta_keys;
 use tooltable_rules::names::NameProfile;
 
@@ -15,7 +16,7 @@ use tooltable_rules::names::NameProfile;
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 14] = [
     "manifest",
     "docs",
     "docs_template",
@@ -28,6 +29,8 @@ pub const KEYS: [&str; 12] = [
     "features",
     "default_features",
     "profile",
+    "clients",
+    "server_name",
 ];
 
 /// `[package.metadata.tooltable]` as serde reads it: a field per key of
@@ -47,6 +50,8 @@ struct Settings {
     features: Option<Features>,
     default_features: Option<Switch>,
     profile: Option<Release>,
+    clients: Option<Clients>,
+    server_name: Option<Text>,
 }
 
 impl Settings {
@@ -152,6 +157,36 @@ impl<'de> serde::Deserialize<'de> for Prefixes {
                 "must be a list of strings, such as [\"notes_\"]",
             )),
         }
+    }
+}
+
+/// The client profiles the tool set must fit.
+struct Clients(Vec<Client>);
+
+impl<'de> serde::Deserialize<'de> for Clients {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Clients, D::Error> {
+        let toml::Value::Array(items) = toml::Value::deserialize(deserializer)? else {
+            return Err(serde::de::Error::custom(
+                "must be a list of client profiles, such as [\"claude-code\", \"cursor\"]",
+            ));
+        };
+        let mut clients = Vec::with_capacity(items.len());
+        for item in items {
+            let client = item.as_str().and_then(Client::parse).ok_or_else(|| {
+                let named = match &item {
+                    toml::Value::String(text) => format!("`\"{text}\"`"),
+                    other => format!("a {}", other.type_str()),
+                };
+                serde::de::Error::custom(format!(
+                    "names {named}, which is not a client profile; the profiles are {}",
+                    Client::spellings()
+                ))
+            })?;
+            if !clients.contains(&client) {
+                clients.push(client);
+            }
+        }
+        Ok(Clients(clients))
     }
 }
 
@@ -293,6 +328,11 @@ pub struct Config {
     pub allow_unconfirmed_destructive: bool,
     /// The build configuration the committed manifest and docs describe.
     pub committed: Declared,
+    /// The client profiles every tool must fit (none when empty).
+    pub clients: Vec<Client>,
+    /// The name clients know the server by, which several put before each
+    /// tool's name (the package name unless set).
+    pub server_name: String,
 }
 
 impl Config {
@@ -399,6 +439,9 @@ impl Config {
         let text = |value: Option<Text>, default: &str| {
             PathBuf::from(value.map_or(default.to_owned(), |t| t.0))
         };
+        let server_name = read
+            .server_name
+            .map_or_else(|| package_name.clone(), |t| t.0);
         Ok(Config {
             package_name,
             package_version,
@@ -417,6 +460,8 @@ impl Config {
                 .allow_unconfirmed_destructive
                 .is_some_and(|on| on.0),
             committed,
+            clients: read.clients.map(|c| c.0).unwrap_or_default(),
+            server_name,
         })
     }
 
@@ -461,6 +506,8 @@ mod tests {
         assert_eq!(c.names, NameProfile::Portable);
         assert_eq!(c.namespace, "dev.tooltable/");
         assert_eq!(c.declarations_key(), "dev.tooltable/declarations");
+        assert_eq!(c.clients, []);
+        assert_eq!(c.server_name, "demo");
     }
 
     #[test]
@@ -478,6 +525,8 @@ mod tests {
             features = ["extra"]
             default_features = false
             profile = "release"
+            clients = ["cursor", "portable", "cursor"]
+            server_name = "notes"
             "#;
         for key in KEYS {
             assert!(
@@ -498,6 +547,8 @@ mod tests {
         assert!(c.inline_subschemas);
         assert_eq!(c.root, PathBuf::from("src/server.rs"));
         assert!(c.allow_unconfirmed_destructive);
+        assert_eq!(c.clients, [Client::Cursor, Client::Portable]);
+        assert_eq!(c.server_name, "notes");
         assert_eq!(
             c.committed,
             Declared {

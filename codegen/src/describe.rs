@@ -26,7 +26,7 @@ use tooltable_rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::fingerprint::{self, Fingerprint};
 use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
-use tooltable_rules::{confirm, limits, schema, search_hint};
+use tooltable_rules::{clients, confirm, limits, schema, search_hint};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -221,8 +221,45 @@ pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table,
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     check_duplicates(krate, &tools, &mut diagnostics);
+    check_clients(config, krate, &tools, &mut diagnostics);
     let context = context_type(krate, &lowerer, &tools, &mut diagnostics);
     (Table { tools, context }, diagnostics)
+}
+
+/// Every tool against every client profile the crate names: each rule a
+/// tool breaks is an error at its name; a tool set over a client's limit,
+/// an error at the first tool past it.
+fn check_clients(
+    config: &Config,
+    krate: &Crate,
+    tools: &[DescribedTool],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for &profile in &config.clients {
+        for tool in tools {
+            for violation in clients::names::check(profile, &config.server_name, &tool.name) {
+                diagnostics.push(Diagnostic::error(
+                    krate.location(tool.decl.module, tool.decl.name_span),
+                    format!(
+                        "tool `{}` does not fit `{profile}` (`clients` in [package.metadata.tooltable]): {violation}",
+                        tool.name
+                    ),
+                ));
+            }
+        }
+        if let Some(violation) = clients::count::check(profile, tools.len())
+            && let Some((most, ..)) = clients::count::limit(profile)
+            && let Some(first_over) = tools.get(most)
+        {
+            diagnostics.push(Diagnostic::error(
+                krate.location(first_over.decl.module, first_over.decl.name_span),
+                format!(
+                    "tool `{}` is one too many for `{profile}` (`clients` in [package.metadata.tooltable]): {violation}",
+                    first_over.name
+                ),
+            ));
+        }
+    }
 }
 
 fn describe_tool(

@@ -14,6 +14,77 @@ impl Drop for TempCrate {
     }
 }
 
+#[test]
+fn a_name_a_named_client_cannot_take_is_an_error_at_the_name_naming_the_client_rule_and_fix() {
+    let long = "a".repeat(55);
+    let found = diagnostics(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"cursor\", \"claude-code\"]\nserver_name = \"notes\"\n",
+        ),
+        (
+            "src/lib.rs",
+            &format!(
+                "/// A.\n#[tool(name = \"{long}\", tier = read)]\nfn a() -> String {{ String::new() }}\n/// B.\n#[tool(tier = read)]\nfn b() -> String {{ String::new() }}\n"
+            ),
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            format!(
+                "src/lib.rs:2:15: tool `{long}` does not fit `claude-code` (`clients` in [package.metadata.tooltable]): the name the model is shown, `mcp__notes__{long}`, is 67 characters, over the 64 it takes, so Claude Code refuses every request that carries it (HTTP 400), until the server is removed (rule CC2, at `/name`); shorten the tool's name to at most 52 characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `notes`)"
+            ),
+            format!(
+                "src/lib.rs:2:15: tool `{long}` does not fit `cursor` (`clients` in [package.metadata.tooltable]): the server's name `notes` and the tool's name `{long}` are 60 characters together, over the 59 it takes, so Cursor leaves the tool out (rule CU1, at `/name`); shorten the tool's name to at most 54 characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `notes`)"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it() {
+    let tools: String = (0..41)
+        .map(|i| {
+            format!("/// T.\n#[tool(tier = read)]\nfn t{i:02}() -> String {{ String::new() }}\n")
+        })
+        .collect();
+    let found = diagnostics(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"portable\"]\n",
+        ),
+        ("src/lib.rs", &tools),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:123:4: tool `t40` is one too many for `portable` (`clients` in [package.metadata.tooltable]): the server has 41 tools, over the 40 it takes, so a client leaves the tool out (rule P4); serve fewer tools: split the server in two, or leave tools out with a toolset policy or a feature"
+        ]
+    );
+}
+
+#[test]
+fn a_client_profile_nobody_knows_is_refused_with_the_profiles_listed() {
+    let krate = temp_crate(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"cursor\", \"claude\"]\n",
+        ),
+        ("src/lib.rs", ""),
+    ]);
+    let Err(errors) = analyze(&krate.0, &CfgEnv::default()) else {
+        panic!("an unknown profile is refused");
+    };
+    let found: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        found,
+        [
+            "Cargo.toml:4:11: [package.metadata.tooltable] `clients` names `\"claude\"`, which is not a client profile; the profiles are `portable`, `claude-api`, `claude-code`, `claude-desktop`, `cursor`, `vscode`, `gemini`, `gemini-cli`, `openai`, `openai-strict`, `codex`, `windsurf`"
+        ]
+    );
+}
+
 fn temp_crate(files: &[(&str, &str)]) -> TempCrate {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(

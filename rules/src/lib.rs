@@ -28,6 +28,7 @@
 /// generated code reaches `__private_vN`.
 pub const CONTRACT: u32 = 2;
 
+pub mod clients;
 pub mod confirm;
 pub mod declarations;
 pub mod icons;
