@@ -23,16 +23,19 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         }
         return found;
     }
-    let tool = Name { server, name };
-    let mut found = Vec::new();
+    let mut check = Check {
+        client,
+        server,
+        name,
+        found: Vec::new(),
+    };
     match client {
         Client::Portable => {}
         // Anthropic, "Define tools": `^[a-zA-Z0-9_-]{1,128}$`
         // (platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools;
         // anthropics/claude-code#96152).
         Client::ClaudeApi => {
-            found.extend(tool.characters(client, "A1", Effect::RequestRefused, plain, None));
-            found.extend(tool.alone(client, "A1", Effect::RequestRefused, 128));
+            check.pattern("A1", Effect::RequestRefused, plain, None, Some(128));
         }
         // Claude Code exposes `mcp__<server>__<tool>`; the name inside a
         // tool search's `tool_reference` is held to 64 characters
@@ -40,20 +43,19 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         // on as it is and refused by the API's pattern
         // (IlyaGulya/gradle-mcp-server#2).
         Client::ClaudeCode => {
-            found.extend(tool.characters(client, "CC6", Effect::RequestRefused, plain, None));
-            found.extend(tool.joined(client, "CC2", Effect::RequestRefused, "mcp__", "__", 64));
+            check.pattern("CC6", Effect::RequestRefused, plain, None, None);
+            check.joined("CC2", Effect::RequestRefused, "mcp__", "__", 64);
         }
         // claude.ai's remote connectors: `^[a-zA-Z0-9_-]{1,64}$`
         // (tahersayed/sayed-wp-conductor-for-claude, release v1.8.0).
         Client::ClaudeDesktop => {
-            found.extend(tool.characters(client, "CD1", Effect::ToolDropped, plain, None));
-            found.extend(tool.alone(client, "CD1", Effect::ToolDropped, 64));
+            check.pattern("CD1", Effect::ToolDropped, plain, None, Some(64));
         }
         // Cursor filters out a tool whose server and tool names together
         // are 60 characters or more (ComposioHQ/composio#2788,
         // PostHog/posthog#51483).
         Client::Cursor => {
-            found.extend(tool.joined(client, "CU1", Effect::ToolDropped, "", "", 59));
+            check.joined("CU1", Effect::ToolDropped, "", "", 59);
         }
         // VS Code's tool id is `mcp_` + the server's label (at most 13
         // characters) + `_` + the tool's name, cut at 64 without a word
@@ -61,58 +63,49 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         // Copilot CLI sends a `.` or `/` to a backend that refuses it
         // (github/copilot-cli#1879).
         Client::VsCode => {
-            found.extend(tool.characters(client, "VS9", Effect::RequestRefused, plain, None));
+            check.pattern("VS9", Effect::RequestRefused, plain, None, None);
             let label: String = server.chars().take(13).collect();
             let prefix = format!("mcp_{label}_");
-            found.extend(tool.prefixed(client, "VS2", Effect::Renamed, &prefix, 64));
+            check.prefixed("VS2", Effect::Renamed, &prefix, 64);
         }
         // Gemini's `FunctionDeclaration.name`: a letter or `_` first, then
         // `a-z A-Z 0-9 _ . : -`, at most 64 (googleapis genai SDKs' docs).
         Client::Gemini => {
-            found.extend(tool.characters(
-                client,
+            check.pattern(
                 "G1",
                 Effect::RequestRefused,
-                |c| plain(c) || c == '.' || c == ':',
+                gemini,
                 Some(|c: char| c.is_ascii_alphabetic() || c == '_'),
-            ));
-            found.extend(tool.alone(client, "G1", Effect::RequestRefused, 64));
+                Some(64),
+            );
         }
         // gemini-cli names a tool `mcp_<server>_<tool>` and, past 63
         // characters, keeps the first 30 and the last 30 around `...`
         // (google-gemini/gemini-cli `mcp-tool.ts`).
         Client::GeminiCli => {
-            found.extend(tool.characters(
-                client,
-                "GC3",
-                Effect::Renamed,
-                |c| plain(c) || c == '.' || c == ':',
-                None,
-            ));
-            found.extend(tool.joined(client, "GC3", Effect::Renamed, "mcp_", "_", 63));
+            check.pattern("GC3", Effect::Renamed, gemini, None, None);
+            check.joined("GC3", Effect::Renamed, "mcp_", "_", 63);
         }
         // OpenAI's function name: `^[a-zA-Z0-9_-]+$`, at most 64
         // (microsoft/foundry-dev-tools#201).
         Client::OpenAi | Client::OpenAiStrict => {
-            found.extend(tool.characters(client, "O1", Effect::RequestRefused, plain, None));
-            found.extend(tool.alone(client, "O1", Effect::RequestRefused, 64));
+            check.pattern("O1", Effect::RequestRefused, plain, None, Some(64));
         }
         // Codex names a tool `mcp__<server>__<tool>`, replaces other
         // characters than `A-Z a-z 0-9 _ -`, and past 64 characters cuts
         // the name and adds a hash (openai/codex `MAX_TOOL_NAME_LENGTH`,
         // openai/codex#14491).
         Client::Codex => {
-            found.extend(tool.characters(client, "CX1", Effect::Renamed, plain, None));
-            found.extend(tool.joined(client, "CX1", Effect::Renamed, "mcp__", "__", 64));
+            check.pattern("CX1", Effect::Renamed, plain, None, None);
+            check.joined("CX1", Effect::Renamed, "mcp__", "__", 64);
         }
         // Windsurf's Cascade: `^[a-zA-Z0-9_-]{1,64}$`, or none of the
         // server's tools register (patchorbit/domscribe#18).
         Client::Windsurf => {
-            found.extend(tool.characters(client, "WS1", Effect::ServerDropped, plain, None));
-            found.extend(tool.alone(client, "WS1", Effect::ServerDropped, 64));
+            check.pattern("WS1", Effect::ServerDropped, plain, None, Some(64));
         }
     }
-    found
+    check.found
 }
 
 /// `A-Z a-z 0-9 _ -`, the characters every client takes.
@@ -120,12 +113,37 @@ fn plain(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-struct Name<'a> {
-    server: &'a str,
-    name: &'a str,
+/// Gemini's characters: [`plain`] and `.` and `:`.
+fn gemini(c: char) -> bool {
+    plain(c) || c == '.' || c == ':'
 }
 
-impl Name<'_> {
+/// One client's checks of one tool, and what they found.
+struct Check<'a> {
+    client: Client,
+    server: &'a str,
+    name: &'a str,
+    found: Vec<Violation>,
+}
+
+impl Check<'_> {
+    /// The tool's name alone: its first character, its characters, and
+    /// its length when `most` is given.
+    fn pattern(
+        &mut self,
+        rule: &'static str,
+        effect: Effect,
+        allowed: fn(char) -> bool,
+        first: Option<fn(char) -> bool>,
+        most: Option<usize>,
+    ) {
+        let client = self.client;
+        let violation = self
+            .characters(client, rule, effect, allowed, first)
+            .or_else(|| most.and_then(|most| self.alone(client, rule, effect, most)));
+        self.found.extend(violation);
+    }
+
     fn characters(
         &self,
         client: Client,
@@ -187,29 +205,23 @@ impl Name<'_> {
 
     /// The name the client builds, `before` + server + `between` + tool.
     fn joined(
-        &self,
-        client: Client,
+        &mut self,
         rule: &'static str,
         effect: Effect,
         before: &str,
         between: &str,
         limit: usize,
-    ) -> Option<Violation> {
+    ) {
         let prefix = format!("{before}{}{between}", self.server);
         let together = before.is_empty() && between.is_empty();
-        self.over(client, rule, effect, &prefix, limit, together)
+        let violation = self.over(self.client, rule, effect, &prefix, limit, together);
+        self.found.extend(violation);
     }
 
     /// The name the client builds, `prefix` + tool.
-    fn prefixed(
-        &self,
-        client: Client,
-        rule: &'static str,
-        effect: Effect,
-        prefix: &str,
-        limit: usize,
-    ) -> Option<Violation> {
-        self.over(client, rule, effect, prefix, limit, false)
+    fn prefixed(&mut self, rule: &'static str, effect: Effect, prefix: &str, limit: usize) {
+        let violation = self.over(self.client, rule, effect, prefix, limit, false);
+        self.found.extend(violation);
     }
 
     /// `prefix` + tool over `limit`; `together` when the client counts the
