@@ -8,7 +8,7 @@
 use crate::committed::{Declared, Requested};
 use crate::diagnostic::{Diagnostic, Location};
 use std::path::{Path, PathBuf};
-use tooltable_rules::clients::Client;
+use tooltable_rules::clients::{Client, Level, Rule};
 use tooltable_rules::meta_keys;
 use tooltable_rules::names::NameProfile;
 
@@ -16,7 +16,7 @@ use tooltable_rules::names::NameProfile;
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 15] = [
     "manifest",
     "docs",
     "docs_template",
@@ -31,6 +31,7 @@ pub const KEYS: [&str; 14] = [
     "profile",
     "clients",
     "server_name",
+    "client_levels",
 ];
 
 /// `[package.metadata.tooltable]` as serde reads it: a field per key of
@@ -52,6 +53,7 @@ struct Settings {
     profile: Option<Release>,
     clients: Option<Clients>,
     server_name: Option<Text>,
+    client_levels: Option<ClientLevels>,
 }
 
 impl Settings {
@@ -187,6 +189,35 @@ impl<'de> serde::Deserialize<'de> for Clients {
             }
         }
         Ok(Clients(clients))
+    }
+}
+
+/// How each client rule named is reported.
+struct ClientLevels(Vec<(Rule, Level)>);
+
+impl<'de> serde::Deserialize<'de> for ClientLevels {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ClientLevels, D::Error> {
+        let example = "such as { A4 = \"warn\", VS5 = \"allow\" }";
+        let toml::Value::Table(table) = toml::Value::deserialize(deserializer)? else {
+            return Err(serde::de::Error::custom(format!(
+                "must be a table of rules and levels, {example}"
+            )));
+        };
+        let mut levels = Vec::with_capacity(table.len());
+        for (key, value) in table {
+            let rule = Rule::parse(&key).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "names the rule `{key}`, which is not a client rule; docs/clients.md lists them"
+                ))
+            })?;
+            let level = value.as_str().and_then(Level::parse).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "sets `{key}` to something other than \"error\", \"warn\" or \"allow\""
+                ))
+            })?;
+            levels.push((rule, level));
+        }
+        Ok(ClientLevels(levels))
     }
 }
 
@@ -333,6 +364,8 @@ pub struct Config {
     /// The name clients know the server by, which several put before each
     /// tool's name (the package name unless set).
     pub server_name: String,
+    /// The client rules reported otherwise than as errors.
+    pub client_levels: Vec<(Rule, Level)>,
 }
 
 impl Config {
@@ -462,7 +495,16 @@ impl Config {
             committed,
             clients: read.clients.map(|c| c.0).unwrap_or_default(),
             server_name,
+            client_levels: read.client_levels.map(|l| l.0).unwrap_or_default(),
         })
+    }
+
+    /// How a broken client rule is reported.
+    pub fn level(&self, rule: Rule) -> Level {
+        self.client_levels
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map_or(Level::Error, |(_, level)| *level)
     }
 
     /// The `_meta` key that carries the crate's declarations.
@@ -527,6 +569,7 @@ mod tests {
             profile = "release"
             clients = ["cursor", "portable", "cursor"]
             server_name = "notes"
+            client_levels = { A4 = "warn", VS5 = "allow" }
             "#;
         for key in KEYS {
             assert!(
@@ -549,6 +592,9 @@ mod tests {
         assert!(c.allow_unconfirmed_destructive);
         assert_eq!(c.clients, [Client::Cursor, Client::Portable]);
         assert_eq!(c.server_name, "notes");
+        assert_eq!(c.level(Rule::A4), Level::Warn);
+        assert_eq!(c.level(Rule::VS5), Level::Allow);
+        assert_eq!(c.level(Rule::CU1), Level::Error);
         assert_eq!(
             c.committed,
             Declared {

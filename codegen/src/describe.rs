@@ -19,6 +19,7 @@ use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
+use tooltable_rules::clients::Level;
 use tooltable_rules::info::ToolInfo;
 use tooltable_rules::names::validate_name;
 use tooltable_rules::tier::{Annotations, Tier, World};
@@ -226,6 +227,15 @@ pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table,
     (Table { tools, context }, diagnostics)
 }
 
+/// How a broken client rule at `level` is reported, if at all.
+fn reported(level: Level) -> Option<fn(crate::diagnostic::Location, String) -> Diagnostic> {
+    match level {
+        Level::Error => Some(Diagnostic::error),
+        Level::Warn => Some(Diagnostic::warning),
+        Level::Allow => None,
+    }
+}
+
 /// Every tool against every client profile the crate names: each rule a
 /// tool breaks is an error at its name; a tool set over a client's limit,
 /// an error at the first tool past it.
@@ -237,9 +247,19 @@ fn check_clients(
 ) {
     for &profile in &config.clients {
         for tool in tools {
-            for violation in clients::names::check(profile, &config.server_name, &tool.name) {
-                diagnostics.push(Diagnostic::error(
-                    krate.location(tool.decl.module, tool.decl.name_span),
+            let names = clients::names::check(profile, &config.server_name, &tool.name);
+            let schemas = clients::schemas::check(profile, &tool.descriptor);
+            for violation in names.into_iter().chain(schemas) {
+                // A parameter schema's problem is the parameter type's.
+                let span = match &tool.decl.shape.params {
+                    Some(params) if violation.pointer.starts_with("/inputSchema") => params.span(),
+                    _ => tool.decl.name_span,
+                };
+                let Some(report) = reported(config.level(violation.rule)) else {
+                    continue;
+                };
+                diagnostics.push(report(
+                    krate.location(tool.decl.module, span),
                     format!(
                         "tool `{}` does not fit `{profile}` (`clients` in [package.metadata.tooltable]): {violation}",
                         tool.name
@@ -251,7 +271,10 @@ fn check_clients(
             && let Some((most, ..)) = clients::count::limit(profile)
             && let Some(first_over) = tools.get(most)
         {
-            diagnostics.push(Diagnostic::error(
+            let Some(report) = reported(config.level(violation.rule)) else {
+                continue;
+            };
+            diagnostics.push(report(
                 krate.location(first_over.decl.module, first_over.decl.name_span),
                 format!(
                     "tool `{}` is one too many for `{profile}` (`clients` in [package.metadata.tooltable]): {violation}",

@@ -43,7 +43,8 @@ fn a_name_a_named_client_cannot_take_is_an_error_at_the_name_naming_the_client_r
 }
 
 #[test]
-fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it() {
+fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it_and_allowed_rules_are_silent()
+ {
     let tools: String = (0..41)
         .map(|i| {
             format!("/// T.\n#[tool(tier = read)]\nfn t{i:02}() -> String {{ String::new() }}\n")
@@ -52,7 +53,7 @@ fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it() {
     let found = diagnostics(&[
         (
             "Cargo.toml",
-            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"portable\"]\n",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"portable\"]\nclient_levels = { O4 = \"allow\", G3 = \"allow\" }\n",
         ),
         ("src/lib.rs", &tools),
     ]);
@@ -61,6 +62,30 @@ fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it() {
         [
             "src/lib.rs:123:4: tool `t40` is one too many for `portable` (`clients` in [package.metadata.tooltable]): the server has 41 tools, over the 40 it takes, so a client leaves the tool out (rule P4); serve fewer tools: split the server in two, or leave tools out with a toolset policy or a feature"
         ]
+    );
+}
+
+#[test]
+fn a_rule_lowered_to_warn_is_a_warning_with_the_same_sentence() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"openai\"]\nclient_levels = { O4 = \"warn\" }\n",
+        ),
+        (
+            "src/lib.rs",
+            "/// Ping.\n#[tool(tier = read)]\nfn ping() -> String { String::new() }\n",
+        ),
+    ]);
+    let found = analysis.diagnostics();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!found[0].is_error());
+    assert!(
+        found[0].to_string().starts_with(
+            "src/lib.rs:3:4: tool `ping` does not fit `openai` (`clients` in [package.metadata.tooltable]): the input schema has no `properties`"
+        ),
+        "{}",
+        found[0]
     );
 }
 

@@ -12,17 +12,21 @@
 //! CLI against the ones it is given; both call these functions.
 //!
 //! - [`names`]: tool names, alone and with the prefix each client adds.
+//! - [`schemas`]: the input and output schemas a client sends on or
+//!   validates.
 //! - [`count`]: how many tools a client takes from a server.
 
 pub mod count;
 pub mod names;
+pub mod schemas;
 
 use std::fmt;
 
 /// A client, or model API, whose rules a tool set can be checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Client {
-    /// What loads in every client below: the strictest of each rule.
+    /// What loads in every client below but strict mode: the strictest of
+    /// each rule.
     Portable,
     /// The Anthropic Messages API, for clients that send tools to it as
     /// they are served.
@@ -102,6 +106,13 @@ impl Client {
         }
     }
 
+    /// Whether `portable` holds this profile's rules: every client's but
+    /// strict mode's, which a server opts into by exporting its tools for
+    /// it.
+    pub const fn in_portable(self) -> bool {
+        !matches!(self, Client::Portable | Client::OpenAiStrict)
+    }
+
     /// Parses a profile's spelling.
     pub fn parse(text: &str) -> Option<Client> {
         Client::ALL.into_iter().find(|c| c.as_str() == text)
@@ -123,6 +134,201 @@ impl fmt::Display for Client {
     }
 }
 
+/// A rule of a client, by the identifier docs/clients.md lists it under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// `A1` in docs/clients.md.
+    A1,
+    /// `A4` in docs/clients.md.
+    A4,
+    /// `A7` in docs/clients.md.
+    A7,
+    /// `CC2` in docs/clients.md.
+    CC2,
+    /// `CC6` in docs/clients.md.
+    CC6,
+    /// `CD1` in docs/clients.md.
+    CD1,
+    /// `CD2` in docs/clients.md.
+    CD2,
+    /// `CU1` in docs/clients.md.
+    CU1,
+    /// `CU2` in docs/clients.md.
+    CU2,
+    /// `VS1` in docs/clients.md.
+    VS1,
+    /// `VS2` in docs/clients.md.
+    VS2,
+    /// `VS4` in docs/clients.md.
+    VS4,
+    /// `VS5` in docs/clients.md.
+    VS5,
+    /// `VS9` in docs/clients.md.
+    VS9,
+    /// `G1` in docs/clients.md.
+    G1,
+    /// `G2` in docs/clients.md.
+    G2,
+    /// `G3` in docs/clients.md.
+    G3,
+    /// `G4` in docs/clients.md.
+    G4,
+    /// `G5` in docs/clients.md.
+    G5,
+    /// `G7` in docs/clients.md.
+    G7,
+    /// `GC3` in docs/clients.md.
+    GC3,
+    /// `GJ2` in docs/clients.md.
+    GJ2,
+    /// `O1` in docs/clients.md.
+    O1,
+    /// `O2` in docs/clients.md.
+    O2,
+    /// `O4` in docs/clients.md.
+    O4,
+    /// `O5` in docs/clients.md.
+    O5,
+    /// `OS1` in docs/clients.md.
+    OS1,
+    /// `OS2` in docs/clients.md.
+    OS2,
+    /// `OS3` in docs/clients.md.
+    OS3,
+    /// `OS5` in docs/clients.md.
+    OS5,
+    /// `CX1` in docs/clients.md.
+    CX1,
+    /// `WS1` in docs/clients.md.
+    WS1,
+    /// `WS2` in docs/clients.md.
+    WS2,
+    /// `P4` in docs/clients.md.
+    P4,
+}
+
+impl Rule {
+    /// Every rule.
+    pub const ALL: [Rule; 34] = [
+        Rule::A1,
+        Rule::A4,
+        Rule::A7,
+        Rule::CC2,
+        Rule::CC6,
+        Rule::CD1,
+        Rule::CD2,
+        Rule::CU1,
+        Rule::CU2,
+        Rule::VS1,
+        Rule::VS2,
+        Rule::VS4,
+        Rule::VS5,
+        Rule::VS9,
+        Rule::G1,
+        Rule::G2,
+        Rule::G3,
+        Rule::G4,
+        Rule::G5,
+        Rule::G7,
+        Rule::GC3,
+        Rule::GJ2,
+        Rule::O1,
+        Rule::O2,
+        Rule::O4,
+        Rule::O5,
+        Rule::OS1,
+        Rule::OS2,
+        Rule::OS3,
+        Rule::OS5,
+        Rule::CX1,
+        Rule::WS1,
+        Rule::WS2,
+        Rule::P4,
+    ];
+
+    /// The rule's identifier.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Rule::A1 => "A1",
+            Rule::A4 => "A4",
+            Rule::A7 => "A7",
+            Rule::CC2 => "CC2",
+            Rule::CC6 => "CC6",
+            Rule::CD1 => "CD1",
+            Rule::CD2 => "CD2",
+            Rule::CU1 => "CU1",
+            Rule::CU2 => "CU2",
+            Rule::VS1 => "VS1",
+            Rule::VS2 => "VS2",
+            Rule::VS4 => "VS4",
+            Rule::VS5 => "VS5",
+            Rule::VS9 => "VS9",
+            Rule::G1 => "G1",
+            Rule::G2 => "G2",
+            Rule::G3 => "G3",
+            Rule::G4 => "G4",
+            Rule::G5 => "G5",
+            Rule::G7 => "G7",
+            Rule::GC3 => "GC3",
+            Rule::GJ2 => "GJ2",
+            Rule::O1 => "O1",
+            Rule::O2 => "O2",
+            Rule::O4 => "O4",
+            Rule::O5 => "O5",
+            Rule::OS1 => "OS1",
+            Rule::OS2 => "OS2",
+            Rule::OS3 => "OS3",
+            Rule::OS5 => "OS5",
+            Rule::CX1 => "CX1",
+            Rule::WS1 => "WS1",
+            Rule::WS2 => "WS2",
+            Rule::P4 => "P4",
+        }
+    }
+
+    /// Parses an identifier.
+    pub fn parse(text: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// How the build reports a broken rule, as `client_levels` sets it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// A compile error (the default).
+    #[default]
+    Error,
+    /// A warning.
+    Warn,
+    /// Not at all.
+    Allow,
+}
+
+impl Level {
+    /// Every level.
+    pub const ALL: [Level; 3] = [Level::Error, Level::Warn, Level::Allow];
+
+    /// The level's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warn => "warn",
+            Level::Allow => "allow",
+        }
+    }
+
+    /// Parses a spelling.
+    pub fn parse(text: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.as_str() == text)
+    }
+}
+
 /// What a client does with a tool set that breaks one of its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -136,6 +342,9 @@ pub enum Effect {
     ServerDropped,
     /// The client rewrites or truncates the name the model sees.
     Renamed,
+    /// The client lists the tool but fails every call of it before it
+    /// reaches the server.
+    CallFails,
 }
 
 impl Effect {
@@ -150,6 +359,9 @@ impl Effect {
             Effect::Renamed => {
                 "rewrites the name the model sees, so names can collide and permissions written for the name miss it"
             }
+            Effect::CallFails => {
+                "lists the tool but fails every call of it before it reaches the server"
+            }
         }
     }
 }
@@ -159,13 +371,13 @@ impl Effect {
 pub struct Violation {
     /// The client.
     pub client: Client,
-    /// The rule's identifier, as docs/clients.md lists it (`CU1`).
-    pub rule: &'static str,
+    /// The rule.
+    pub rule: Rule,
     /// What the client does.
     pub effect: Effect,
     /// Where, as a JSON pointer into the descriptor (`/name`), or empty
     /// for the tool set as a whole.
-    pub pointer: &'static str,
+    pub pointer: String,
     /// What is wrong, as a sentence without its end.
     pub problem: String,
     /// How to fix it, in Rust terms.

@@ -7,14 +7,14 @@
 //! configuration and tooltable takes from `server_name` (the package name
 //! unless set). Lengths count characters.
 
-use super::{Client, Effect, Violation};
+use super::{Client, Effect, Rule, Violation};
 
 /// The checks of `client` on the tool `name` served by `server`. For
 /// [`Client::Portable`], every client's.
 pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
     if client == Client::Portable {
         let mut found: Vec<Violation> = Vec::new();
-        for each in Client::ALL.into_iter().filter(|c| *c != Client::Portable) {
+        for each in Client::ALL.into_iter().filter(|c| c.in_portable()) {
             for violation in check(each, server, name) {
                 if !found.iter().any(|v| v.rule == violation.rule) {
                     found.push(violation);
@@ -35,7 +35,7 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         // (platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools;
         // anthropics/claude-code#96152).
         Client::ClaudeApi => {
-            check.pattern("A1", Effect::RequestRefused, plain, None, Some(128));
+            check.pattern(Rule::A1, Effect::RequestRefused, plain, None, Some(128));
         }
         // Claude Code exposes `mcp__<server>__<tool>`; the name inside a
         // tool search's `tool_reference` is held to 64 characters
@@ -43,19 +43,19 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         // on as it is and refused by the API's pattern
         // (IlyaGulya/gradle-mcp-server#2).
         Client::ClaudeCode => {
-            check.pattern("CC6", Effect::RequestRefused, plain, None, None);
-            check.joined("CC2", Effect::RequestRefused, "mcp__", "__", 64);
+            check.pattern(Rule::CC6, Effect::RequestRefused, plain, None, None);
+            check.joined(Rule::CC2, Effect::RequestRefused, "mcp__", "__", 64);
         }
         // claude.ai's remote connectors: `^[a-zA-Z0-9_-]{1,64}$`
         // (tahersayed/sayed-wp-conductor-for-claude, release v1.8.0).
         Client::ClaudeDesktop => {
-            check.pattern("CD1", Effect::ToolDropped, plain, None, Some(64));
+            check.pattern(Rule::CD1, Effect::ToolDropped, plain, None, Some(64));
         }
         // Cursor filters out a tool whose server and tool names together
         // are 60 characters or more (ComposioHQ/composio#2788,
         // PostHog/posthog#51483).
         Client::Cursor => {
-            check.joined("CU1", Effect::ToolDropped, "", "", 59);
+            check.joined(Rule::CU1, Effect::ToolDropped, "", "", 59);
         }
         // VS Code's tool id is `mcp_` + the server's label (at most 13
         // characters) + `_` + the tool's name, cut at 64 without a word
@@ -63,16 +63,16 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         // Copilot CLI sends a `.` or `/` to a backend that refuses it
         // (github/copilot-cli#1879).
         Client::VsCode => {
-            check.pattern("VS9", Effect::RequestRefused, plain, None, None);
+            check.pattern(Rule::VS9, Effect::RequestRefused, plain, None, None);
             let label: String = server.chars().take(13).collect();
             let prefix = format!("mcp_{label}_");
-            check.prefixed("VS2", Effect::Renamed, &prefix, 64);
+            check.prefixed(Rule::VS2, Effect::Renamed, &prefix, 64);
         }
         // Gemini's `FunctionDeclaration.name`: a letter or `_` first, then
         // `a-z A-Z 0-9 _ . : -`, at most 64 (googleapis genai SDKs' docs).
         Client::Gemini => {
             check.pattern(
-                "G1",
+                Rule::G1,
                 Effect::RequestRefused,
                 gemini,
                 Some(|c: char| c.is_ascii_alphabetic() || c == '_'),
@@ -83,26 +83,26 @@ pub fn check(client: Client, server: &str, name: &str) -> Vec<Violation> {
         // characters, keeps the first 30 and the last 30 around `...`
         // (google-gemini/gemini-cli `mcp-tool.ts`).
         Client::GeminiCli => {
-            check.pattern("GC3", Effect::Renamed, gemini, None, None);
-            check.joined("GC3", Effect::Renamed, "mcp_", "_", 63);
+            check.pattern(Rule::GC3, Effect::Renamed, gemini, None, None);
+            check.joined(Rule::GC3, Effect::Renamed, "mcp_", "_", 63);
         }
         // OpenAI's function name: `^[a-zA-Z0-9_-]+$`, at most 64
         // (microsoft/foundry-dev-tools#201).
         Client::OpenAi | Client::OpenAiStrict => {
-            check.pattern("O1", Effect::RequestRefused, plain, None, Some(64));
+            check.pattern(Rule::O1, Effect::RequestRefused, plain, None, Some(64));
         }
         // Codex names a tool `mcp__<server>__<tool>`, replaces other
         // characters than `A-Z a-z 0-9 _ -`, and past 64 characters cuts
         // the name and adds a hash (openai/codex `MAX_TOOL_NAME_LENGTH`,
         // openai/codex#14491).
         Client::Codex => {
-            check.pattern("CX1", Effect::Renamed, plain, None, None);
-            check.joined("CX1", Effect::Renamed, "mcp__", "__", 64);
+            check.pattern(Rule::CX1, Effect::Renamed, plain, None, None);
+            check.joined(Rule::CX1, Effect::Renamed, "mcp__", "__", 64);
         }
         // Windsurf's Cascade: `^[a-zA-Z0-9_-]{1,64}$`, or none of the
         // server's tools register (patchorbit/domscribe#18).
         Client::Windsurf => {
-            check.pattern("WS1", Effect::ServerDropped, plain, None, Some(64));
+            check.pattern(Rule::WS1, Effect::ServerDropped, plain, None, Some(64));
         }
     }
     check.found
@@ -131,7 +131,7 @@ impl Check<'_> {
     /// its length when `most` is given.
     fn pattern(
         &mut self,
-        rule: &'static str,
+        rule: Rule,
         effect: Effect,
         allowed: fn(char) -> bool,
         first: Option<fn(char) -> bool>,
@@ -147,7 +147,7 @@ impl Check<'_> {
     fn characters(
         &self,
         client: Client,
-        rule: &'static str,
+        rule: Rule,
         effect: Effect,
         allowed: fn(char) -> bool,
         first: Option<fn(char) -> bool>,
@@ -159,7 +159,7 @@ impl Check<'_> {
                 client,
                 rule,
                 effect,
-                pointer: "/name",
+                pointer: "/name".into(),
                 problem: format!("the tool's name `{}` starts with `{c}`", self.name),
                 fix: "start the name with a letter (`#[tool(name = \"...\")]`)".into(),
             });
@@ -169,7 +169,7 @@ impl Check<'_> {
             client,
             rule,
             effect,
-            pointer: "/name",
+            pointer: "/name".into(),
             problem: format!(
                 "the tool's name `{}` holds `{c}` (character {})",
                 self.name,
@@ -180,19 +180,13 @@ impl Check<'_> {
         })
     }
 
-    fn alone(
-        &self,
-        client: Client,
-        rule: &'static str,
-        effect: Effect,
-        limit: usize,
-    ) -> Option<Violation> {
+    fn alone(&self, client: Client, rule: Rule, effect: Effect, limit: usize) -> Option<Violation> {
         let length = self.name.chars().count();
         (length > limit).then(|| Violation {
             client,
             rule,
             effect,
-            pointer: "/name",
+            pointer: "/name".into(),
             problem: format!(
                 "the tool's name `{}` is {length} characters, over the {limit} it takes",
                 self.name
@@ -204,14 +198,7 @@ impl Check<'_> {
     }
 
     /// The name the client builds, `before` + server + `between` + tool.
-    fn joined(
-        &mut self,
-        rule: &'static str,
-        effect: Effect,
-        before: &str,
-        between: &str,
-        limit: usize,
-    ) {
+    fn joined(&mut self, rule: Rule, effect: Effect, before: &str, between: &str, limit: usize) {
         let prefix = format!("{before}{}{between}", self.server);
         let together = before.is_empty() && between.is_empty();
         let violation = self.over(self.client, rule, effect, &prefix, limit, together);
@@ -219,7 +206,7 @@ impl Check<'_> {
     }
 
     /// The name the client builds, `prefix` + tool.
-    fn prefixed(&mut self, rule: &'static str, effect: Effect, prefix: &str, limit: usize) {
+    fn prefixed(&mut self, rule: Rule, effect: Effect, prefix: &str, limit: usize) {
         let violation = self.over(self.client, rule, effect, prefix, limit, false);
         self.found.extend(violation);
     }
@@ -229,7 +216,7 @@ impl Check<'_> {
     fn over(
         &self,
         client: Client,
-        rule: &'static str,
+        rule: Rule,
         effect: Effect,
         prefix: &str,
         limit: usize,
@@ -255,7 +242,7 @@ impl Check<'_> {
             client,
             rule,
             effect,
-            pointer: "/name",
+            pointer: "/name".into(),
             problem: format!("{shown}, over the {limit} it takes"),
             fix: format!(
                 "shorten the tool's name to at most {budget} characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `{}`)",
@@ -269,7 +256,7 @@ impl Check<'_> {
 mod tests {
     use super::*;
 
-    fn rules(client: Client, server: &str, name: &str) -> Vec<&'static str> {
+    fn rules(client: Client, server: &str, name: &str) -> Vec<Rule> {
         check(client, server, name).iter().map(|v| v.rule).collect()
     }
 
@@ -281,7 +268,7 @@ mod tests {
     #[test]
     fn cursor_counts_the_server_and_the_tool_together_up_to_59() {
         let at_limit = "a".repeat(54);
-        assert_eq!(rules(Client::Cursor, "notes", &at_limit), [] as [&str; 0]);
+        assert_eq!(rules(Client::Cursor, "notes", &at_limit), [] as [Rule; 0]);
         let over = "a".repeat(55);
         let found = check(Client::Cursor, "notes", &over);
         assert_eq!(found.len(), 1);
@@ -298,9 +285,12 @@ mod tests {
         // `mcp__` + `notes` + `__` is 12 characters.
         assert_eq!(
             rules(Client::ClaudeCode, "notes", &"a".repeat(52)),
-            [] as [&str; 0]
+            [] as [Rule; 0]
         );
-        assert_eq!(rules(Client::ClaudeCode, "notes", &"a".repeat(53)), ["CC2"]);
+        assert_eq!(
+            rules(Client::ClaudeCode, "notes", &"a".repeat(53)),
+            [Rule::CC2]
+        );
     }
 
     #[test]
@@ -309,21 +299,32 @@ mod tests {
         // `mcp_` + 13 + `_` is 18 characters.
         assert_eq!(
             rules(Client::VsCode, server, &"a".repeat(46)),
-            [] as [&str; 0]
+            [] as [Rule; 0]
         );
-        assert_eq!(rules(Client::VsCode, server, &"a".repeat(47)), ["VS2"]);
+        assert_eq!(rules(Client::VsCode, server, &"a".repeat(47)), [Rule::VS2]);
     }
 
     #[test]
     fn a_dot_is_refused_where_the_client_refuses_it_and_kept_where_it_does_not() {
-        assert_eq!(rules(Client::ClaudeCode, "s", "notes.search"), ["CC6"]);
-        assert_eq!(rules(Client::Gemini, "s", "notes.search"), [] as [&str; 0]);
-        assert_eq!(rules(Client::Gemini, "s", "1notes"), ["G1"]);
+        assert_eq!(rules(Client::ClaudeCode, "s", "notes.search"), [Rule::CC6]);
+        assert_eq!(rules(Client::Gemini, "s", "notes.search"), [] as [Rule; 0]);
+        assert_eq!(rules(Client::Gemini, "s", "1notes"), [Rule::G1]);
     }
 
     #[test]
     fn portable_is_every_clients_rules() {
         let found = rules(Client::Portable, "notes", "notes.search");
-        assert_eq!(found, ["A1", "CC6", "CD1", "VS9", "O1", "CX1", "WS1"]);
+        assert_eq!(
+            found,
+            [
+                Rule::A1,
+                Rule::CC6,
+                Rule::CD1,
+                Rule::VS9,
+                Rule::O1,
+                Rule::CX1,
+                Rule::WS1
+            ]
+        );
     }
 }
