@@ -5,13 +5,14 @@
 //! drifted, a unified diff, and the exact command that fixes it, as text,
 //! JSON, or GitHub Actions annotations.
 
-use crate::source::analyze_crate;
+use crate::source::{analyze_crate, located};
 use crate::{CheckFormat, Exit, Failure, Outcome};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use tooltable_codegen::committed::Requested;
 use tooltable_codegen::compat;
+use tooltable_rules::clients::Client;
 use tooltable_rules::wire::json_text;
 use tooltable_rules::wire::manifest::Manifest;
 
@@ -23,15 +24,45 @@ struct Drift {
     diff: String,
 }
 
+/// A client rule a tool breaks, for `--clients`.
+struct Unfit {
+    error: bool,
+    /// `path:line:column: message`.
+    located: String,
+    file: String,
+    line: usize,
+    column: usize,
+    message: String,
+}
+
 /// Runs `check`.
 pub fn run(
     dir: &Path,
     requested: Option<&Requested>,
     format: CheckFormat,
+    clients: &[Client],
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
     let analysis = analyze_crate(dir, requested, err)?;
+    let unfit: Vec<Unfit> = analysis
+        .client_diagnostics(clients)
+        .iter()
+        .map(|d| {
+            let location = d.location.as_ref();
+            Unfit {
+                error: d.is_error(),
+                located: located(dir, d),
+                file: location.map_or_else(
+                    || dir.join("Cargo.toml").display().to_string(),
+                    |l| dir.join(&l.file).display().to_string(),
+                ),
+                line: location.map_or(1, |l| l.line),
+                column: location.map_or(1, |l| l.column),
+                message: d.message.clone(),
+            }
+        })
+        .collect();
     let expected_manifest = analysis.manifest();
     let files = analysis
         .committed_files()
@@ -69,11 +100,18 @@ pub fn run(
     fix.push(shell_word(&dir.display().to_string()));
     let fix = fix.join(" ");
     let _ = match format {
-        CheckFormat::Text => text(&drifts, &checked, &fix, out),
-        CheckFormat::Json => json(analysis.package_name(), &drifts, &checked, &fix, out),
-        CheckFormat::Github => github(&drifts, &fix, out),
+        CheckFormat::Text => text(&drifts, &unfit, &checked, &fix, out),
+        CheckFormat::Json => json(
+            analysis.package_name(),
+            &drifts,
+            &unfit,
+            &checked,
+            &fix,
+            out,
+        ),
+        CheckFormat::Github => github(&drifts, &unfit, &fix, out),
     };
-    Ok(if drifts.is_empty() {
+    Ok(if drifts.is_empty() && !unfit.iter().any(|u| u.error) {
         Exit::Ok
     } else {
         Exit::Finding
@@ -159,10 +197,15 @@ fn shell_word(text: &str) -> String {
 
 fn text(
     drifts: &[Drift],
+    unfit: &[Unfit],
     checked: &[String],
     fix: &str,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    for problem in unfit {
+        let level = if problem.error { "error" } else { "warning" };
+        writeln!(out, "{level}: {}", problem.located)?;
+    }
     if drifts.is_empty() {
         return writeln!(
             out,
@@ -193,6 +236,7 @@ fn text(
 fn json(
     crate_name: &str,
     drifts: &[Drift],
+    unfit: &[Unfit],
     checked: &[String],
     fix: &str,
     out: &mut dyn Write,
@@ -207,6 +251,17 @@ fn json(
         drifted: Vec<Drifted<'a>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         fix: Option<&'a str>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        clients: Vec<Problem<'a>>,
+    }
+    /// A client rule a tool breaks.
+    #[derive(serde::Serialize)]
+    struct Problem<'a> {
+        level: &'static str,
+        file: &'a str,
+        line: usize,
+        column: usize,
+        message: &'a str,
     }
     /// One file that drifted.
     #[derive(serde::Serialize)]
@@ -230,6 +285,16 @@ fn json(
             })
             .collect(),
         fix: (!drifts.is_empty()).then_some(fix),
+        clients: unfit
+            .iter()
+            .map(|u| Problem {
+                level: if u.error { "error" } else { "warning" },
+                file: &u.file,
+                line: u.line,
+                column: u.column,
+                message: &u.message,
+            })
+            .collect(),
     };
     writeln!(out, "{}", json_text::pretty(&report))
 }
@@ -246,7 +311,24 @@ fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-fn github(drifts: &[Drift], fix: &str, out: &mut dyn Write) -> std::io::Result<()> {
+fn github(
+    drifts: &[Drift],
+    unfit: &[Unfit],
+    fix: &str,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for problem in unfit {
+        writeln!(
+            out,
+            "::{} file={},line={},col={},title={}::{}",
+            if problem.error { "error" } else { "warning" },
+            property(&problem.file),
+            problem.line,
+            problem.column,
+            property("tooltable client"),
+            data(&problem.message)
+        )?;
+    }
     if drifts.is_empty() {
         return writeln!(
             out,

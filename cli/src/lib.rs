@@ -22,6 +22,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tooltable_codegen::committed::Requested;
+use tooltable_rules::clients::Client;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +80,11 @@ enum Command {
         /// How to report.
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
+        /// Check the tools against these client profiles too (comma-separated,
+        /// such as `portable` or `claude-code,cursor`), as the build checks
+        /// those `clients` names.
+        #[arg(long, value_delimiter = ',', value_parser = client_profile)]
+        clients: Vec<Client>,
     },
     /// Classify every change between two manifests: breaking, compatible or cosmetic.
     Diff {
@@ -149,6 +155,16 @@ impl Configuration {
             release: self.release,
         })
     }
+}
+
+/// A client profile named on the command line.
+fn client_profile(text: &str) -> Result<Client, String> {
+    Client::parse(text).ok_or_else(|| {
+        format!(
+            "`{text}` is not a client profile; the profiles are {}",
+            Client::spellings()
+        )
+    })
 }
 
 /// `check --format`.
@@ -245,10 +261,12 @@ where
             crate_dir,
             configuration,
             format,
+            clients,
         } => check::run(
             &crate_dir,
             configuration.requested().as_ref(),
             format,
+            &clients,
             out,
             err,
         ),

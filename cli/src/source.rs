@@ -13,7 +13,8 @@ use tooltable_codegen::analysis::{Analysis, Diagnostic, analyze, host_cfg};
 use tooltable_codegen::committed::Requested;
 use tooltable_rules::wire::manifest::Manifest;
 
-fn located(dir: &Path, diagnostic: &Diagnostic) -> String {
+/// A diagnostic as `path:line:column: message`, the path under `dir`.
+pub(crate) fn located(dir: &Path, diagnostic: &Diagnostic) -> String {
     match &diagnostic.location {
         Some(location) => format!(
             "{}:{}:{}: {}",

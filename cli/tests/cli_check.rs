@@ -246,3 +246,51 @@ fn another_configuration_is_checked_when_named_and_its_fix_names_it_too() {
         run.stdout
     );
 }
+
+#[test]
+fn clients_named_on_the_command_line_are_checked_and_annotated_for_github() {
+    let path = example().to_str().unwrap().to_owned();
+    let fits = tooltable(&["check", &path, "--clients", "claude-code,cursor"]);
+    assert_eq!(fits.code, 0, "{}{}", fits.stdout, fits.stderr);
+    assert!(fits.stdout.starts_with("ok: "), "{}", fits.stdout);
+
+    let text = tooltable(&["check", &path, "--clients", "openai"]);
+    assert_eq!(text.code, 1, "{}{}", text.stdout, text.stderr);
+    let first = text.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: ")
+            && first.contains("src/notes.rs:")
+            && first.contains(
+                "tool `notes_stats` does not fit `openai`: the input schema has no `properties`"
+            )
+            && first.contains("(rule O4, at `/inputSchema`)"),
+        "{first}"
+    );
+
+    let github = tooltable(&["check", &path, "--clients", "openai", "--format", "github"]);
+    assert_eq!(github.code, 1);
+    let annotation = github.stdout.lines().next().unwrap();
+    assert!(
+        annotation.starts_with("::error file=")
+            && annotation.contains("src/notes.rs,line=")
+            && annotation
+                .contains(",title=tooltable client::tool `notes_stats` does not fit `openai`"),
+        "{annotation}"
+    );
+
+    let json = tooltable(&["check", &path, "--clients", "openai", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["status"], "ok", "the committed files match");
+    assert_eq!(report["clients"][0]["level"], "error");
+    assert!(report["clients"][0]["line"].as_u64().unwrap() > 0);
+
+    let unknown = tooltable(&["check", &path, "--clients", "claude"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(
+        unknown
+            .stderr
+            .contains("`claude` is not a client profile; the profiles are `portable`"),
+        "{}",
+        unknown.stderr
+    );
+}

@@ -14,6 +14,7 @@ use crate::emit::write::{self, WritePolicy};
 use crate::model;
 use crate::scan::{self, Crate};
 use std::path::{Path, PathBuf};
+use tooltable_rules::clients::Client;
 use tooltable_rules::wire::manifest::Manifest;
 
 pub use crate::diagnostic::{Diagnostic, Level, Location};
@@ -141,6 +142,21 @@ impl Analysis {
     /// How many tools the crate declares.
     pub fn tool_count(&self) -> usize {
         self.table.tools.len()
+    }
+
+    /// The tools against the client profiles `profiles`, as the build
+    /// checks those the crate names in `clients` (at the levels its
+    /// `client_levels` gives), sorted by place.
+    pub fn client_diagnostics(&self, profiles: &[Client]) -> Vec<Diagnostic> {
+        let mut found = Vec::new();
+        describe::check_clients(
+            profiles,
+            &self.config,
+            &self.krate,
+            &self.table.tools,
+            &mut found,
+        );
+        diagnostic::sorted(found)
     }
 
     /// Whether any diagnostic is an error.

@@ -19,7 +19,7 @@ use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
-use tooltable_rules::clients::Level;
+use tooltable_rules::clients::{Client, Level};
 use tooltable_rules::info::ToolInfo;
 use tooltable_rules::names::validate_name;
 use tooltable_rules::tier::{Annotations, Tier, World};
@@ -222,7 +222,7 @@ pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table,
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     check_duplicates(krate, &tools, &mut diagnostics);
-    check_clients(config, krate, &tools, &mut diagnostics);
+    check_clients(&config.clients, config, krate, &tools, &mut diagnostics);
     let context = context_type(krate, &lowerer, &tools, &mut diagnostics);
     (Table { tools, context }, diagnostics)
 }
@@ -236,16 +236,18 @@ fn reported(level: Level) -> Option<fn(crate::diagnostic::Location, String) -> D
     }
 }
 
-/// Every tool against every client profile the crate names: each rule a
-/// tool breaks is an error at its name; a tool set over a client's limit,
-/// an error at the first tool past it.
-fn check_clients(
+/// Every tool against every client profile of `profiles` (the crate's
+/// `clients`, or the command's): each rule a tool breaks is reported at its
+/// name or its parameter type, a tool set over a client's limit at the
+/// first tool past it, each at the level `client_levels` gives it.
+pub(crate) fn check_clients(
+    profiles: &[Client],
     config: &Config,
     krate: &Crate,
     tools: &[DescribedTool],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    for &profile in &config.clients {
+    for &profile in profiles {
         for tool in tools {
             let names = clients::names::check(profile, &config.server_name, &tool.name);
             let schemas = clients::schemas::check(profile, &tool.descriptor);
@@ -260,10 +262,7 @@ fn check_clients(
                 };
                 diagnostics.push(report(
                     krate.location(tool.decl.module, span),
-                    format!(
-                        "tool `{}` does not fit `{profile}` (`clients` in [package.metadata.tooltable]): {violation}",
-                        tool.name
-                    ),
+                    format!("tool `{}` does not fit `{profile}`: {violation}", tool.name),
                 ));
             }
         }
@@ -277,7 +276,7 @@ fn check_clients(
             diagnostics.push(report(
                 krate.location(first_over.decl.module, first_over.decl.name_span),
                 format!(
-                    "tool `{}` is one too many for `{profile}` (`clients` in [package.metadata.tooltable]): {violation}",
+                    "tool `{}` is one too many for `{profile}`: {violation}",
                     first_over.name
                 ),
             ));

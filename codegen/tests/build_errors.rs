@@ -33,10 +33,10 @@ fn a_name_a_named_client_cannot_take_is_an_error_at_the_name_naming_the_client_r
         found,
         [
             format!(
-                "src/lib.rs:2:15: tool `{long}` does not fit `claude-code` (`clients` in [package.metadata.tooltable]): the name the model is shown, `mcp__notes__{long}`, is 67 characters, over the 64 it takes, so Claude Code refuses every request that carries it (HTTP 400), until the server is removed (rule CC2, at `/name`); shorten the tool's name to at most 52 characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `notes`)"
+                "src/lib.rs:2:15: tool `{long}` does not fit `claude-code`: the name the model is shown, `mcp__notes__{long}`, is 67 characters, over the 64 it takes, so Claude Code refuses every request that carries it (HTTP 400), until the server is removed (rule CC2, at `/name`); shorten the tool's name to at most 52 characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `notes`)"
             ),
             format!(
-                "src/lib.rs:2:15: tool `{long}` does not fit `cursor` (`clients` in [package.metadata.tooltable]): the server's name `notes` and the tool's name `{long}` are 60 characters together, over the 59 it takes, so Cursor leaves the tool out (rule CU1, at `/name`); shorten the tool's name to at most 54 characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `notes`)"
+                "src/lib.rs:2:15: tool `{long}` does not fit `cursor`: the server's name `notes` and the tool's name `{long}` are 60 characters together, over the 59 it takes, so Cursor leaves the tool out (rule CU1, at `/name`); shorten the tool's name to at most 54 characters (`#[tool(name = \"...\")]`), or give the server a shorter `server_name` in [package.metadata.tooltable] (now `notes`)"
             ),
         ]
     );
@@ -60,7 +60,7 @@ fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it_and_all
     assert_eq!(
         found,
         [
-            "src/lib.rs:123:4: tool `t40` is one too many for `portable` (`clients` in [package.metadata.tooltable]): the server has 41 tools, over the 40 it takes, so a client leaves the tool out (rule P4); serve fewer tools: split the server in two, or leave tools out with a toolset policy or a feature"
+            "src/lib.rs:123:4: tool `t40` is one too many for `portable`: the server has 41 tools, over the 40 it takes, so a client leaves the tool out (rule P4); serve fewer tools: split the server in two, or leave tools out with a toolset policy or a feature"
         ]
     );
 }
@@ -82,11 +82,30 @@ fn a_rule_lowered_to_warn_is_a_warning_with_the_same_sentence() {
     assert!(!found[0].is_error());
     assert!(
         found[0].to_string().starts_with(
-            "src/lib.rs:3:4: tool `ping` does not fit `openai` (`clients` in [package.metadata.tooltable]): the input schema has no `properties`"
+            "src/lib.rs:3:4: tool `ping` does not fit `openai`: the input schema has no `properties`"
         ),
         "{}",
         found[0]
     );
+}
+
+#[test]
+fn an_empty_struct_that_extends_properties_is_the_fix_the_no_parameters_rule_gives() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"openai\", \"gemini\"]\n",
+        ),
+        (
+            "src/lib.rs",
+            "#[derive(serde::Deserialize, schemars::JsonSchema)]\n#[schemars(extend(\"properties\" = {}))]\npub struct Params {}\n/// Ping.\n#[tool(tier = read)]\nfn ping(_params: Params) -> String { String::new() }\n",
+        ),
+    ]);
+    assert_eq!(
+        analysis.manifest().tools[0].descriptor["inputSchema"],
+        serde_json::json!({"type": "object", "properties": {}})
+    );
+    assert_eq!(analysis.diagnostics(), []);
 }
 
 #[test]

@@ -256,6 +256,9 @@ fn root_combinators(found: &mut Findings, rule: Rule, input: &Value) {
     }
 }
 
+/// The fix for the schema of a tool without parameters.
+const NO_PARAMETERS: &str = "a tool without parameters is served the schema the MCP specification recommends, `{\"type\": \"object\", \"additionalProperties\": false}`: take as parameters an empty struct that adds them, `#[schemars(extend(\"properties\" = {}))] struct Params {}`";
+
 fn root_properties(found: &mut Findings, input: &Value) {
     if input.get("properties").is_none() {
         found.add(
@@ -263,7 +266,7 @@ fn root_properties(found: &mut Findings, input: &Value) {
             Effect::RequestRefused,
             "/inputSchema".into(),
             "the input schema has no `properties`".into(),
-            "a tool without parameters is served the schema the MCP specification recommends, `{\"type\": \"object\", \"additionalProperties\": false}`, which has none: take an empty struct as the parameters (`struct Params {}` is written with `properties: {}`)",
+            NO_PARAMETERS,
         );
     }
 }
@@ -339,7 +342,9 @@ fn gemini(found: &mut Findings, input: &Value) {
             .keys()
             .filter(|k| !GEMINI_KEYWORDS.contains(&k.as_str()))
         {
+            let no_parameters = pointer == "/inputSchema" && !node.contains_key("properties");
             let fix = match key.as_str() {
+                "additionalProperties" if no_parameters => NO_PARAMETERS,
                 "$ref" | "$defs" => {
                     "set `inline_subschemas = true` in [package.metadata.tooltable], so every type is written in place (a recursive type cannot be)"
                 }
