@@ -501,10 +501,7 @@ impl Config {
 
     /// How a broken client rule is reported.
     pub fn level(&self, rule: Rule) -> Level {
-        self.client_levels
-            .iter()
-            .find(|(r, _)| *r == rule)
-            .map_or(Level::Error, |(_, level)| *level)
+        tooltable_rules::clients::level(&self.client_levels, rule)
     }
 
     /// The `_meta` key that carries the crate's declarations.

@@ -26,7 +26,7 @@
 /// built with, and declares it as `cfg(tooltable_contract = "N")`; the
 /// facade reads tables of exactly one version, and names the module
 /// generated code reaches `__private_vN`.
-pub const CONTRACT: u32 = 2;
+pub const CONTRACT: u32 = 3;
 
 pub mod clients;
 pub mod confirm;

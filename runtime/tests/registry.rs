@@ -708,6 +708,36 @@ fn a_batch_with_a_search_hint_of_two_lines_is_refused_by_the_same_rule_as_the_bu
 }
 
 #[test]
+fn a_batch_with_a_tool_a_named_client_cannot_take_is_refused_by_the_same_rule_as_the_build() {
+    assert_batch_leaves_registry_unchanged(
+        || {
+            let long = format!("items_{}", "x".repeat(47));
+            vec![
+                count_tool("items_fine", "Fine."),
+                count_tool(&long, "Long."),
+            ]
+        },
+        &format!("items_{}", "x".repeat(47)),
+        "it does not fit `cursor`: the server's name `fixture` and the tool's name",
+    );
+}
+
+#[test]
+fn a_client_rule_the_crate_lowered_to_a_warning_does_not_refuse_a_provided_tool() {
+    let registry = Registry::new(&TOOLS);
+    // An array without `items`: VS Code's VS4, which the fixture lowers to a warning.
+    let pairs = Batch("pairs", || {
+        let mut tuple = ProvidedTool::new("items_pair", Tier::Read, "Pair.", echo_handler());
+        tuple.input_schema = json!({"type": "object", "properties": {
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+        }});
+        vec![tuple]
+    });
+    assert_eq!(registry.register(&pairs).unwrap(), 1);
+    assert!(registry.get("items_pair").is_some());
+}
+
+#[test]
 fn provider_tools_must_follow_the_crate_prefixes() {
     assert_batch_leaves_registry_unchanged(
         || vec![count_tool("stats_count", "Count.")],

@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::describe::{ContextType, DescribedTool, Table};
 use crate::syntax::link;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use tooltable_rules::confirm::Confirm;
 use tooltable_rules::names::NameProfile;
 use tooltable_rules::task::TaskSupport;
@@ -255,6 +255,18 @@ pub fn render(
     let prefixes = &config.prefixes;
     let declarations_key = config.declarations_key();
     let inline_subschemas = config.inline_subschemas;
+    // Each value's variant, named as the runtime's enum names it.
+    let variant = |name: String| format_ident!("{name}");
+    let clients = config.clients.iter().map(|c| variant(format!("{c:?}")));
+    let server_name = &config.server_name;
+    let level_rules = config
+        .client_levels
+        .iter()
+        .map(|(r, _)| variant(format!("{r:?}")));
+    let levels = config
+        .client_levels
+        .iter()
+        .map(|(_, l)| variant(format!("{l:?}")));
     // `TOOLS` is made by a macro that `include_table!` calls with the
     // visibility its author chose (`pub` unless told otherwise). Its type
     // names the context through a marker the crate keeps to itself (so
@@ -279,6 +291,9 @@ pub fn render(
                         prefixes: &[#(#prefixes),*],
                         declarations_key: #declarations_key,
                         inline_subschemas: #inline_subschemas,
+                        clients: &[#(#p::Client::#clients),*],
+                        server_name: #server_name,
+                        client_levels: &[#((#p::Rule::#level_rules, #p::Level::#levels)),*],
                     },
                 );
             };

@@ -329,6 +329,15 @@ impl Level {
     }
 }
 
+/// The level `levels` (a crate's `client_levels`) gives `rule`: an error
+/// unless it says otherwise.
+pub fn level(levels: &[(Rule, Level)], rule: Rule) -> Level {
+    levels
+        .iter()
+        .find(|(r, _)| *r == rule)
+        .map_or(Level::Error, |(_, level)| *level)
+}
+
 /// What a client does with a tool set that breaks one of its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {

@@ -10,6 +10,7 @@
 //! which rule and leaves the registry exactly as it was.
 
 use crate::call::handler::DynHandler;
+use crate::rules::clients::{self, Level};
 use crate::rules::confirm::{self, Confirm};
 use crate::rules::declarations::validate_declaration;
 use crate::rules::info::ToolInfo;
@@ -167,6 +168,19 @@ impl fmt::Display for BatchError {
 
 impl std::error::Error for BatchError {}
 
+/// The first client rule the tool breaks at the level of an error, among
+/// the profiles the crate names: the build's check, so a tool registered at
+/// run time cannot load where a baked one could not.
+fn unfit(settings: &Settings, name: &str, descriptor: &Value) -> Option<String> {
+    settings.clients.iter().find_map(|&profile| {
+        clients::names::check(profile, settings.server_name, name)
+            .into_iter()
+            .chain(clients::schemas::check(profile, descriptor))
+            .find(|v| settings.level(v.rule) == Level::Error)
+            .map(|v| format!("it does not fit `{profile}`: {v}"))
+    })
+}
+
 /// Validates and describes a whole batch. `taken` names the tool that
 /// already holds a name (of the table or of an earlier provider), if any.
 pub(crate) fn validate_batch<C: 'static>(
@@ -257,6 +271,9 @@ pub(crate) fn validate_batch<C: 'static>(
             task: tool.task,
             meta,
         });
+        if let Some(violation) = unfit(settings, &tool.name, &descriptor) {
+            return Err(refuse(violation));
+        }
         let descriptor_text = descriptor::to_text(&descriptor);
         limits::check_descriptor_size(&tool.name, &descriptor_text).map_err(refuse)?;
         let fingerprint = descriptor_fingerprint(&descriptor, tool.permission.as_deref());

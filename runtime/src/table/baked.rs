@@ -10,6 +10,7 @@
 use crate::call::handle::Call;
 use crate::call::handler::{Check, Handler, Invoke};
 use crate::call::result::{CallError, CallToolResult, Reply};
+use crate::rules::clients::{self, Client, Level, Rule};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::names::NameProfile;
@@ -147,6 +148,19 @@ pub struct Settings {
     pub declarations_key: &'static str,
     /// Whether schemas were built with schemars' `inline_subschemas`.
     pub inline_subschemas: bool,
+    /// The client profiles every tool must fit (`clients`).
+    pub clients: &'static [Client],
+    /// The name clients know the server by (`server_name`).
+    pub server_name: &'static str,
+    /// The client rules reported otherwise than as errors (`client_levels`).
+    pub client_levels: &'static [(Rule, Level)],
+}
+
+impl Settings {
+    /// How a broken client rule is reported.
+    pub fn level(&self, rule: Rule) -> Level {
+        clients::level(self.client_levels, rule)
+    }
 }
 
 /// A crate's tools, sorted by name, with everything computed at build time.
