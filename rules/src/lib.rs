@@ -8,7 +8,8 @@
 //! second depending on the first:
 //!
 //! - the rules, at the root: names, tiers and annotations, confirmation,
-//!   `_meta` keys, schema rules, limits;
+//!   `_meta` keys, schema rules, limits, search hints, and [`clients`]:
+//!   what each MCP client does with a tool it cannot take;
 //! - [`wire`]: canonical JSON, descriptors, fingerprints, the manifest, the
 //!   name index's layout.
 //!
