@@ -10,13 +10,14 @@ use crate::diagnostic::{Diagnostic, Location};
 use std::path::{Path, PathBuf};
 use tooltable_rules::clients::{Client, Level, Rule};
 use tooltable_rules::meta_keys;
+use tooltable_rules::model_text::Lint;
 use tooltable_rules::names::NameProfile;
 
 /// The `_meta` prefix used when the crate names none.
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 15] = [
+pub const KEYS: [&str; 16] = [
     "manifest",
     "docs",
     "docs_template",
@@ -32,6 +33,7 @@ pub const KEYS: [&str; 15] = [
     "clients",
     "server_name",
     "client_levels",
+    "lint_levels",
 ];
 
 /// `[package.metadata.tooltable]` as serde reads it: a field per key of
@@ -54,6 +56,7 @@ struct Settings {
     clients: Option<Clients>,
     server_name: Option<Text>,
     client_levels: Option<ClientLevels>,
+    lint_levels: Option<LintLevels>,
 }
 
 impl Settings {
@@ -221,6 +224,35 @@ impl<'de> serde::Deserialize<'de> for ClientLevels {
     }
 }
 
+/// How each lint of what the model reads named is reported.
+struct LintLevels(Vec<(Lint, Level)>);
+
+impl<'de> serde::Deserialize<'de> for LintLevels {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<LintLevels, D::Error> {
+        let toml::Value::Table(table) = toml::Value::deserialize(deserializer)? else {
+            return Err(serde::de::Error::custom(
+                "must be a table of lints and levels, such as { undocumented = \"allow\" }",
+            ));
+        };
+        let mut levels = Vec::with_capacity(table.len());
+        for (key, value) in table {
+            let lint = Lint::parse(&key).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "names the lint `{key}`, which is not one; the lints are {}",
+                    Lint::spellings()
+                ))
+            })?;
+            let level = value.as_str().and_then(Level::parse).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "sets `{key}` to something other than \"error\", \"warn\" or \"allow\""
+                ))
+            })?;
+            levels.push((lint, level));
+        }
+        Ok(LintLevels(levels))
+    }
+}
+
 /// A `_meta` prefix, ending in `/`.
 struct Namespace(String);
 
@@ -366,6 +398,9 @@ pub struct Config {
     pub server_name: String,
     /// The client rules reported otherwise than as errors.
     pub client_levels: Vec<(Rule, Level)>,
+    /// The lints of what the model reads reported otherwise than at their
+    /// own level.
+    pub lint_levels: Vec<(Lint, Level)>,
 }
 
 impl Config {
@@ -496,12 +531,18 @@ impl Config {
             clients: read.clients.map(|c| c.0).unwrap_or_default(),
             server_name,
             client_levels: read.client_levels.map(|l| l.0).unwrap_or_default(),
+            lint_levels: read.lint_levels.map(|l| l.0).unwrap_or_default(),
         })
     }
 
     /// How a broken client rule is reported.
     pub fn level(&self, rule: Rule) -> Level {
         tooltable_rules::clients::level(&self.client_levels, rule)
+    }
+
+    /// How a finding of `lint` is reported.
+    pub fn lint_level(&self, lint: Lint) -> Level {
+        tooltable_rules::model_text::level(&self.lint_levels, lint)
     }
 
     /// The `_meta` key that carries the crate's declarations.
@@ -567,6 +608,7 @@ mod tests {
             clients = ["cursor", "portable", "cursor"]
             server_name = "notes"
             client_levels = { A4 = "warn", VS5 = "allow" }
+            lint_levels = { undocumented = "allow", too-long = "error" }
             "#;
         for key in KEYS {
             assert!(
@@ -592,6 +634,9 @@ mod tests {
         assert_eq!(c.level(Rule::A4), Level::Warn);
         assert_eq!(c.level(Rule::VS5), Level::Allow);
         assert_eq!(c.level(Rule::CU1), Level::Error);
+        assert_eq!(c.lint_level(Lint::Undocumented), Level::Allow);
+        assert_eq!(c.lint_level(Lint::TooLong), Level::Error);
+        assert_eq!(c.lint_level(Lint::Invisible), Level::Error);
         assert_eq!(
             c.committed,
             Declared {

@@ -27,7 +27,7 @@ use tooltable_rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::fingerprint::{self, Fingerprint};
 use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
-use tooltable_rules::{clients, confirm, limits, schema, search_hint};
+use tooltable_rules::{clients, confirm, limits, model_text, schema, search_hint};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -223,8 +223,41 @@ pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table,
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     check_duplicates(krate, &tools, &mut diagnostics);
     check_clients(&config.clients, config, krate, &tools, &mut diagnostics);
+    check_model_text(config, krate, &tools, &mut diagnostics);
     let context = context_type(krate, &lowerer, &tools, &mut diagnostics);
     (Table { tools, context }, diagnostics)
+}
+
+/// The lint of what the model reads, on every tool: each finding at the
+/// handler (its description) or its parameter type (a parameter's), at the
+/// level `lint_levels` gives it.
+fn check_model_text(
+    config: &Config,
+    krate: &Crate,
+    tools: &[DescribedTool],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    for tool in tools {
+        let others: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|name| *name != tool.name)
+            .collect();
+        for finding in model_text::check(&tool.descriptor, &others) {
+            let Some(report) = reported(config.lint_level(finding.lint)) else {
+                continue;
+            };
+            let span = match &tool.decl.shape.params {
+                Some(params) if finding.pointer.starts_with("/inputSchema") => params.span(),
+                _ => tool.decl.fn_ident.span(),
+            };
+            diagnostics.push(report(
+                krate.location(tool.decl.module, span),
+                format!("tool `{}`: {finding}", tool.name),
+            ));
+        }
+    }
 }
 
 /// How a broken client rule at `level` is reported, if at all.

@@ -36,6 +36,7 @@ pub mod icons;
 pub mod info;
 pub mod limits;
 pub mod meta_keys;
+pub mod model_text;
 pub mod names;
 pub mod param_headers;
 pub mod quote;
