@@ -55,8 +55,8 @@ struct Settings {
     profile: Option<Release>,
     clients: Option<Clients>,
     server_name: Option<Text>,
-    client_levels: Option<ClientLevels>,
-    lint_levels: Option<LintLevels>,
+    client_levels: Option<Levels<Rule>>,
+    lint_levels: Option<Levels<Lint>>,
 }
 
 impl Settings {
@@ -195,61 +195,60 @@ impl<'de> serde::Deserialize<'de> for Clients {
     }
 }
 
-/// How each client rule named is reported.
-struct ClientLevels(Vec<(Rule, Level)>);
+/// What a table of levels names: client rules, or lints.
+trait Leveled: Sized {
+    /// What the table holds, and an example of it.
+    const TABLE: &'static str;
+    /// Reads a key, or says why it is none.
+    fn read(key: &str) -> Result<Self, String>;
+}
 
-impl<'de> serde::Deserialize<'de> for ClientLevels {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ClientLevels, D::Error> {
-        let example = "such as { A4 = \"warn\", VS5 = \"allow\" }";
-        let toml::Value::Table(table) = toml::Value::deserialize(deserializer)? else {
-            return Err(serde::de::Error::custom(format!(
-                "must be a table of rules and levels, {example}"
-            )));
-        };
-        let mut levels = Vec::with_capacity(table.len());
-        for (key, value) in table {
-            let rule = Rule::parse(&key).ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "names the rule `{key}`, which is not a client rule; docs/clients.md lists them"
-                ))
-            })?;
-            let level = value.as_str().and_then(Level::parse).ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "sets `{key}` to something other than \"error\", \"warn\" or \"allow\""
-                ))
-            })?;
-            levels.push((rule, level));
-        }
-        Ok(ClientLevels(levels))
+impl Leveled for Rule {
+    const TABLE: &'static str =
+        "a table of client rules and levels, such as { A4 = \"warn\", VS5 = \"allow\" }";
+
+    fn read(key: &str) -> Result<Rule, String> {
+        Rule::parse(key).ok_or_else(|| {
+            format!(
+                "names the rule `{key}`, which is not a client rule; docs/clients.md lists them"
+            )
+        })
     }
 }
 
-/// How each lint of what the model reads named is reported.
-struct LintLevels(Vec<(Lint, Level)>);
+impl Leveled for Lint {
+    const TABLE: &'static str = "a table of lints and levels, such as { undocumented = \"allow\" }";
 
-impl<'de> serde::Deserialize<'de> for LintLevels {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<LintLevels, D::Error> {
+    fn read(key: &str) -> Result<Lint, String> {
+        Lint::parse(key).ok_or_else(|| {
+            format!(
+                "names the lint `{key}`, which is not one; the lints are {}",
+                Lint::spellings()
+            )
+        })
+    }
+}
+
+/// How each rule or lint named is reported (`client_levels`,
+/// `lint_levels`).
+struct Levels<K>(Vec<(K, Level)>);
+
+impl<'de, K: Leveled> serde::Deserialize<'de> for Levels<K> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Levels<K>, D::Error> {
         let toml::Value::Table(table) = toml::Value::deserialize(deserializer)? else {
-            return Err(serde::de::Error::custom(
-                "must be a table of lints and levels, such as { undocumented = \"allow\" }",
-            ));
+            return Err(serde::de::Error::custom(format!("must be {}", K::TABLE)));
         };
         let mut levels = Vec::with_capacity(table.len());
         for (key, value) in table {
-            let lint = Lint::parse(&key).ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "names the lint `{key}`, which is not one; the lints are {}",
-                    Lint::spellings()
-                ))
-            })?;
+            let named = K::read(&key).map_err(serde::de::Error::custom)?;
             let level = value.as_str().and_then(Level::parse).ok_or_else(|| {
                 serde::de::Error::custom(format!(
                     "sets `{key}` to something other than \"error\", \"warn\" or \"allow\""
                 ))
             })?;
-            levels.push((lint, level));
+            levels.push((named, level));
         }
-        Ok(LintLevels(levels))
+        Ok(Levels(levels))
     }
 }
 
