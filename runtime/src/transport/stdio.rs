@@ -298,11 +298,17 @@ where
     let (rmcp_side, guard_side) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, to_rmcp) = tokio::io::split(guard_side);
     let (answers_tx, answers_rx) = mpsc::channel::<ToWrite>(LINES_AHEAD);
-    let writer = tokio::spawn(write_out(output, from_rmcp, answers_rx, inflight.clone()));
     // rmcp is stopped by the guard, once the requests in flight were
     // answered or the grace period ended: rmcp's own drain at the end of
     // its input gives up after a few seconds, dropping the answers.
     let rmcp_stop = CancellationToken::new();
+    let writer = tokio::spawn(write_out(
+        output,
+        from_rmcp,
+        answers_rx,
+        inflight.clone(),
+        rmcp_stop.clone(),
+    ));
     tokio::spawn(guard_lines(
         lines_rx,
         to_rmcp,
@@ -322,11 +328,18 @@ where
     let transport = AsyncRwTransport::new_server(read, write)
         .with_max_line_length(limits.max_request_bytes.saturating_add(1));
     match server.serve_with_ct(transport, rmcp_stop.clone()).await {
-        Ok(running) => {
-            if let Err(e) = running.waiting().await {
-                tracing::warn!(error = %e, "the stdio session ended with an error");
+        // Once the guard stops rmcp, everything in flight is answered:
+        // rmcp's drain (seconds, for a handler cut off at the end of the
+        // grace period) holds no answer a client waits for, so serving
+        // does not wait for it.
+        Ok(running) => tokio::select! {
+            ended = running.waiting() => {
+                if let Err(e) = ended {
+                    tracing::warn!(error = %e, "the stdio session ended with an error");
+                }
             }
-        }
+            () = rmcp_stop.cancelled() => {}
+        },
         // rmcp starts on the first message it is given; a session the
         // shortcut answered whole (listings and calls, then the end of the
         // input) gave it none, and ends as any session does.
@@ -855,6 +868,7 @@ async fn write_out<W, P>(
     mut from_rmcp: P,
     mut answers: mpsc::Receiver<ToWrite>,
     inflight: Arc<InFlight>,
+    rmcp_stop: CancellationToken,
 ) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
@@ -895,6 +909,14 @@ where
                 None => guard_open = false,
                 Some(answer) => answer.write(&mut output, &inflight).await?,
             },
+            // The guard stopped rmcp and said its last: every request was
+            // answered, by rmcp or for it. What rmcp writes while it drains
+            // answers nothing in flight, and a line it is halfway through
+            // is not written.
+            () = rmcp_stop.cancelled(), if rmcp_open && !guard_open => {
+                rmcp_open = false;
+                partial.clear();
+            }
         }
         // Once rmcp is gone nothing more is forwarded; answers still queued
         // are written, then serving ends without waiting for more input.
