@@ -8,7 +8,7 @@
 //! providers register. All of them use [`Validator`], a JSON Schema 2020-12
 //! validator from the maintained `jsonschema` crate, compiled once per
 //! schema. Reports are bounded: at most [`MAX_VIOLATIONS`] violations, each
-//! quoted by the one rule ([`quote::text`](crate::quote::text)), with the offending value left
+//! quoted by the one rule ([`crate::quote::text`]), with the offending value left
 //! out of the message (it can be megabytes), so a large bad request never
 //! makes a larger reply.
 //!
