@@ -248,15 +248,25 @@ fn check_model_text(
             let Some(report) = reported(config.lint_level(finding.lint)) else {
                 continue;
             };
-            let span = match &tool.decl.shape.params {
-                Some(params) if finding.pointer.starts_with("/inputSchema") => params.span(),
-                _ => tool.decl.fn_ident.span(),
-            };
+            let span = place_of(tool, &finding.pointer, tool.decl.fn_ident.span());
             diagnostics.push(report(
                 krate.location(tool.decl.module, span),
                 format!("tool `{}`: {finding}", tool.name),
             ));
         }
+    }
+}
+
+/// Where a problem at `pointer` in a tool's descriptor is reported: one in
+/// the input schema at the parameter type, any other at `otherwise`.
+fn place_of(
+    tool: &DescribedTool,
+    pointer: &str,
+    otherwise: proc_macro2::Span,
+) -> proc_macro2::Span {
+    match &tool.decl.shape.params {
+        Some(params) if pointer.starts_with("/inputSchema") => params.span(),
+        _ => otherwise,
     }
 }
 
@@ -285,11 +295,7 @@ pub(crate) fn check_clients(
             let names = clients::names::check(profile, &config.server_name, &tool.name);
             let schemas = clients::schemas::check(profile, &tool.descriptor);
             for violation in names.into_iter().chain(schemas) {
-                // A parameter schema's problem is the parameter type's.
-                let span = match &tool.decl.shape.params {
-                    Some(params) if violation.pointer.starts_with("/inputSchema") => params.span(),
-                    _ => tool.decl.name_span,
-                };
+                let span = place_of(tool, &violation.pointer, tool.decl.name_span);
                 let Some(report) = reported(config.level(violation.rule)) else {
                     continue;
                 };

@@ -137,16 +137,14 @@ impl Check<'_> {
         first: Option<fn(char) -> bool>,
         most: Option<usize>,
     ) {
-        let client = self.client;
         let violation = self
-            .characters(client, rule, effect, allowed, first)
-            .or_else(|| most.and_then(|most| self.alone(client, rule, effect, most)));
+            .characters(rule, effect, allowed, first)
+            .or_else(|| most.and_then(|most| self.alone(rule, effect, most)));
         self.found.extend(violation);
     }
 
     fn characters(
         &self,
-        client: Client,
         rule: Rule,
         effect: Effect,
         allowed: fn(char) -> bool,
@@ -156,7 +154,7 @@ impl Check<'_> {
             && !first(c)
         {
             return Some(Violation {
-                client,
+                client: self.client,
                 rule,
                 effect,
                 pointer: "/name".into(),
@@ -166,7 +164,7 @@ impl Check<'_> {
         }
         let (at, c) = self.name.chars().enumerate().find(|(_, c)| !allowed(*c))?;
         Some(Violation {
-            client,
+            client: self.client,
             rule,
             effect,
             pointer: "/name".into(),
@@ -180,10 +178,10 @@ impl Check<'_> {
         })
     }
 
-    fn alone(&self, client: Client, rule: Rule, effect: Effect, limit: usize) -> Option<Violation> {
+    fn alone(&self, rule: Rule, effect: Effect, limit: usize) -> Option<Violation> {
         let length = self.name.chars().count();
         (length > limit).then(|| Violation {
-            client,
+            client: self.client,
             rule,
             effect,
             pointer: "/name".into(),
@@ -201,13 +199,13 @@ impl Check<'_> {
     fn joined(&mut self, rule: Rule, effect: Effect, before: &str, between: &str, limit: usize) {
         let prefix = format!("{before}{}{between}", self.server);
         let together = before.is_empty() && between.is_empty();
-        let violation = self.over(self.client, rule, effect, &prefix, limit, together);
+        let violation = self.over(rule, effect, &prefix, limit, together);
         self.found.extend(violation);
     }
 
     /// The name the client builds, `prefix` + tool.
     fn prefixed(&mut self, rule: Rule, effect: Effect, prefix: &str, limit: usize) {
-        let violation = self.over(self.client, rule, effect, prefix, limit, false);
+        let violation = self.over(rule, effect, prefix, limit, false);
         self.found.extend(violation);
     }
 
@@ -215,7 +213,6 @@ impl Check<'_> {
     /// two names without building one.
     fn over(
         &self,
-        client: Client,
         rule: Rule,
         effect: Effect,
         prefix: &str,
@@ -239,7 +236,7 @@ impl Check<'_> {
         };
         let budget = limit.saturating_sub(prefix.chars().count());
         Some(Violation {
-            client,
+            client: self.client,
             rule,
             effect,
             pointer: "/name".into(),
