@@ -1,6 +1,8 @@
 //! `tooltable list`: the tools as a table for a terminal.
 //!
-//! One line per tool: name, tier, hints, permission, summary. Tiers are
+//! One line per tool: name, tier, hints, permission, the tokens its
+//! descriptor costs a model's context, summary; the cost of all of them
+//! under the table. Tiers are
 //! coloured only when standard output is a terminal and `NO_COLOR` is not
 //! set (<https://no-color.org>), so piped output stays plain text.
 
@@ -10,6 +12,7 @@ use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
+use tooltable_rules::context::Cost;
 use tooltable_rules::tier::Tier;
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::manifest::Manifest;
@@ -65,8 +68,8 @@ fn shorten(text: &str) -> String {
 
 /// The table's text.
 pub fn table(manifest: &Manifest, colour: bool) -> String {
-    let header = ["NAME", "TIER", "HINTS", "PERMISSION", "SUMMARY"];
-    let rows: Vec<(Tier, [String; 5])> = manifest
+    let header = ["NAME", "TIER", "HINTS", "PERMISSION", "TOKENS", "SUMMARY"];
+    let rows: Vec<(Tier, [String; 6])> = manifest
         .tools
         .iter()
         .map(|t| {
@@ -82,6 +85,7 @@ pub fn table(manifest: &Manifest, colour: bool) -> String {
                     t.tier.as_str().to_owned(),
                     hints(&t.descriptor),
                     t.permission.clone().unwrap_or_else(|| "-".into()),
+                    t.cost.tokens.to_string(),
                     shorten(&descriptor::summary(description)),
                 ],
             )
@@ -93,7 +97,7 @@ pub fn table(manifest: &Manifest, colour: bool) -> String {
             *width = (*width).max(cell.chars().count());
         }
     }
-    let line = |cells: [&str; 5], tier: Option<Tier>| {
+    let line = |cells: [&str; 6], tier: Option<Tier>| {
         let mut s = String::new();
         for (i, cell) in cells.iter().enumerate() {
             let pad = " ".repeat(widths[i] - cell.chars().count());
@@ -122,8 +126,9 @@ pub fn table(manifest: &Manifest, colour: bool) -> String {
     for (tier, row) in &rows {
         s.push_str(&line(row.each_ref().map(String::as_str), Some(*tier)));
     }
+    let cost: Cost = manifest.tools.iter().map(|t| t.cost).sum();
     s.push_str(&format!(
-        "\n{} tool{} in {}. Hints: RO read-only, DE destructive, ID idempotent, OW open world.\n",
+        "\n{} tool{} in {}, {cost} of a model's context (TOKENS: each tool's share, estimated). Hints: RO read-only, DE destructive, ID idempotent, OW open world.\n",
         rows.len(),
         if rows.len() == 1 { "" } else { "s" },
         manifest.crate_name

@@ -148,13 +148,22 @@ fn list_prints_a_plain_table_when_piped() {
     assert!(!run.stdout.contains('\x1b'), "no colour when piped");
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert!(
-        lines[0].starts_with("NAME          TIER         HINTS  PERMISSION"),
+        lines[0].starts_with("NAME          TIER         HINTS  PERMISSION    TOKENS  SUMMARY"),
+        "{}",
+        run.stdout
+    );
+    let tokens = lines[2]
+        .strip_prefix("notes_delete  destructive  DE     notes.delete  ")
+        .and_then(|rest| rest.strip_suffix("Delete a note for good."))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        tokens.trim().parse::<u64>().is_ok_and(|t| t > 0),
         "{}",
         run.stdout
     );
     assert!(
-        lines[2]
-            .starts_with("notes_delete  destructive  DE     notes.delete  Delete a note for good."),
+        run.stdout.contains("8 tools in notes-server, about ")
+            && run.stdout.contains("of a model's context"),
         "{}",
         run.stdout
     );

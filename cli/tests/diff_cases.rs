@@ -57,6 +57,7 @@ fn tool(name: &str, descriptor: Value) -> ManifestTool {
         platforms: vec![],
         source: "src/notes.rs".into(),
         fingerprint: descriptor_fingerprint(&descriptor, None),
+        cost: tooltable_rules::context::Cost::of(&descriptor),
         descriptor,
     }
 }
@@ -64,6 +65,7 @@ fn tool(name: &str, descriptor: Value) -> ManifestTool {
 fn refresh(tool: &mut ManifestTool) {
     tool.name = tool.descriptor["name"].as_str().unwrap().to_owned();
     tool.fingerprint = descriptor_fingerprint(&tool.descriptor, tool.permission.as_deref());
+    tool.cost = tooltable_rules::context::Cost::of(&tool.descriptor);
 }
 
 fn base() -> Vec<ManifestTool> {
@@ -490,6 +492,45 @@ fn the_json_report_is_stable_and_matches_the_snapshot() {
     assert_eq!(
         first.stdout, expected,
         "the JSON report changed; review it and run with UPDATE_SNAPSHOTS=1"
+    );
+}
+
+#[test]
+fn the_text_and_markdown_reports_say_what_the_change_adds_to_the_context() {
+    let (old, new) = snapshot_pair();
+    let [before, after] = [&old, &new].map(|m| {
+        m.tools
+            .iter()
+            .map(|t| t.cost)
+            .sum::<tooltable_rules::context::Cost>()
+    });
+    assert!(after.tokens > before.tokens, "{before:?} {after:?}");
+    let dir = TempDir::new("context");
+    dir.write("old.json", &old.render());
+    dir.write("new.json", &new.render());
+    let (a, b) = (dir.path().join("old.json"), dir.path().join("new.json"));
+    let text = tooltable(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(
+        text.stdout.contains(&format!(
+            "context: {before} -> {after}, +{} tokens\n",
+            after.tokens - before.tokens
+        )),
+        "{}",
+        text.stdout
+    );
+    let markdown = tooltable(&[
+        "diff",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        markdown
+            .stdout
+            .contains(&format!("The tools' context: {before} → {after}, +")),
+        "{}",
+        markdown.stdout
     );
 }
 

@@ -432,6 +432,7 @@ fn entangled(levels: usize, fan: usize, key: &str, leaf: &str) -> String {
         platforms: Vec::new(),
         source: "src/lib.rs".into(),
         fingerprint: descriptor_fingerprint(&descriptor, None),
+        cost: tooltable_rules::context::Cost::of(&descriptor),
         descriptor,
     };
     Manifest::new("tangle", vec![tool]).render()

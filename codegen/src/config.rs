@@ -9,6 +9,7 @@ use crate::committed::{Declared, Requested};
 use crate::diagnostic::{Diagnostic, Location};
 use std::path::{Path, PathBuf};
 use tooltable_rules::clients::{Client, Level, Rule};
+use tooltable_rules::context::Budget;
 use tooltable_rules::meta_keys;
 use tooltable_rules::model_text::Lint;
 use tooltable_rules::names::NameProfile;
@@ -17,7 +18,7 @@ use tooltable_rules::names::NameProfile;
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 17] = [
     "manifest",
     "docs",
     "docs_template",
@@ -34,6 +35,7 @@ pub const KEYS: [&str; 16] = [
     "server_name",
     "client_levels",
     "lint_levels",
+    "context_budget",
 ];
 
 /// `[package.metadata.tooltable]` as serde reads it: a field per key of
@@ -57,6 +59,7 @@ struct Settings {
     server_name: Option<Text>,
     client_levels: Option<Levels<Rule>>,
     lint_levels: Option<Levels<Lint>>,
+    context_budget: Option<ContextBudget>,
 }
 
 impl Settings {
@@ -252,6 +255,43 @@ impl<'de, K: Leveled> serde::Deserialize<'de> for Levels<K> {
     }
 }
 
+/// `context_budget = { listing = N, tool = N }`, in tokens.
+struct ContextBudget(Budget);
+
+impl<'de> serde::Deserialize<'de> for ContextBudget {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<ContextBudget, D::Error> {
+        const EXPECTED: &str = "must be a table of token counts, such as { listing = 20000, tool = 1500 }, with `listing`, `tool` or both";
+        let toml::Value::Table(table) = toml::Value::deserialize(deserializer)? else {
+            return Err(serde::de::Error::custom(EXPECTED));
+        };
+        let mut budget = Budget::default();
+        for (key, value) in table {
+            let slot = match key.as_str() {
+                "listing" => &mut budget.listing,
+                "tool" => &mut budget.tool,
+                _ => {
+                    return Err(serde::de::Error::custom(format!(
+                        "names `{key}`, which is not a budget; the budgets are `listing` (all tools together) and `tool` (any one tool)"
+                    )));
+                }
+            };
+            let tokens = value
+                .as_integer()
+                .and_then(|n| u64::try_from(n).ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "sets `{key}` to something other than a positive number of tokens"
+                    ))
+                })?;
+            *slot = Some(tokens);
+        }
+        Ok(ContextBudget(budget))
+    }
+}
+
 /// A `_meta` prefix, ending in `/`.
 struct Namespace(String);
 
@@ -400,6 +440,11 @@ pub struct Config {
     /// The lints of what the model reads reported otherwise than at their
     /// own level.
     pub lint_levels: Vec<(Lint, Level)>,
+    /// The most tokens of a model's context the tools may cost.
+    pub context_budget: Budget,
+    /// Where `context_budget` is written, for the error of a listing over
+    /// it.
+    pub context_budget_at: Option<Location>,
 }
 
 impl Config {
@@ -531,6 +576,8 @@ impl Config {
             server_name,
             client_levels: read.client_levels.map(|l| l.0).unwrap_or_default(),
             lint_levels: read.lint_levels.map(|l| l.0).unwrap_or_default(),
+            context_budget: read.context_budget.map(|b| b.0).unwrap_or_default(),
+            context_budget_at: places.0.get("context_budget").cloned(),
         })
     }
 
@@ -608,6 +655,7 @@ mod tests {
             server_name = "notes"
             client_levels = { A4 = "warn", VS5 = "allow" }
             lint_levels = { undocumented = "allow", too-long = "error" }
+            context_budget = { listing = 20000, tool = 1500 }
             "#;
         for key in KEYS {
             assert!(
@@ -637,6 +685,14 @@ mod tests {
         assert_eq!(c.lint_level(Lint::TooLong), Level::Error);
         assert_eq!(c.lint_level(Lint::Invisible), Level::Error);
         assert_eq!(
+            c.context_budget,
+            Budget {
+                listing: Some(20000),
+                tool: Some(1500)
+            }
+        );
+        assert_eq!(c.context_budget_at.map(|at| at.line), Some(25));
+        assert_eq!(
             c.committed,
             Declared {
                 features: ["extra".to_owned()].into(),
@@ -664,6 +720,27 @@ mod tests {
                 .any(|e| e.contains("`names = \"strict\"` is not a name profile"))
         );
         assert!(errors.iter().any(|e| e.contains("is reserved for MCP")));
+    }
+
+    #[test]
+    fn a_context_budget_that_is_not_positive_token_counts_is_refused_at_its_value() {
+        let errors = |budget: &str| {
+            config(&format!(
+                "[package]\nname = \"d\"\n[package.metadata.tooltable]\nroot = \"r.rs\"\ncontext_budget = {budget}\n"
+            ))
+            .unwrap_err()
+        };
+        assert_eq!(
+            errors("{ tools = 5 }"),
+            [
+                "Cargo.toml:5:18: [package.metadata.tooltable] `context_budget` names `tools`, which is not a budget; the budgets are `listing` (all tools together) and `tool` (any one tool)"
+            ]
+        );
+        assert!(
+            errors("{ tool = 0 }")[0]
+                .ends_with("sets `tool` to something other than a positive number of tokens")
+        );
+        assert!(errors("2000")[0].contains("must be a table of token counts"));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
 use tooltable_rules::clients::{Client, Level};
+use tooltable_rules::context::Cost;
 use tooltable_rules::info::ToolInfo;
 use tooltable_rules::names::validate_name;
 use tooltable_rules::tier::{Annotations, Tier, World};
@@ -224,6 +225,7 @@ pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table,
     check_duplicates(krate, &tools, &mut diagnostics);
     check_clients(&config.clients, config, krate, &tools, &mut diagnostics);
     check_model_text(config, krate, &tools, &mut diagnostics);
+    check_context_budget(config, krate, &tools, &mut diagnostics);
     let context = context_type(krate, &lowerer, &tools, &mut diagnostics);
     (Table { tools, context }, diagnostics)
 }
@@ -254,6 +256,36 @@ fn check_model_text(
                 format!("tool `{}`: {finding}", tool.name),
             ));
         }
+    }
+}
+
+/// The tools against `context_budget`: a tool over its part at its name,
+/// a listing over its part at the budget in Cargo.toml, naming the
+/// costliest tools.
+fn check_context_budget(
+    config: &Config,
+    krate: &Crate,
+    tools: &[DescribedTool],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let budget = &config.context_budget;
+    let costs: Vec<(&str, Cost)> = tools
+        .iter()
+        .map(|t| (t.name.as_str(), Cost::of(&t.descriptor)))
+        .collect();
+    for (tool, (name, cost)) in tools.iter().zip(&costs) {
+        if let Some(over) = budget.check_tool(name, *cost) {
+            diagnostics.push(Diagnostic::error(
+                krate.location(tool.decl.module, tool.decl.name_span),
+                over,
+            ));
+        }
+    }
+    if let Some(over) = budget.check_listing(costs) {
+        diagnostics.push(match &config.context_budget_at {
+            Some(at) => Diagnostic::error(at.clone(), over),
+            None => Diagnostic::general(over),
+        });
     }
 }
 

@@ -109,6 +109,52 @@ fn an_empty_struct_that_extends_properties_is_the_fix_the_no_parameters_rule_giv
 }
 
 #[test]
+fn a_tool_over_the_context_budget_is_an_error_at_its_name_and_a_listing_over_it_names_the_costliest_tools()
+ {
+    let long = "Counts the notes. ".repeat(20);
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\ncontext_budget = { listing = 180, tool = 100 }\n",
+        ),
+        (
+            "src/lib.rs",
+            &format!(
+                "/// {long}\n#[tool(tier = read)]\nfn count() -> String {{ String::new() }}\n/// Pings.\n#[tool(tier = read)]\nfn ping() -> String {{ String::new() }}\n"
+            ),
+        ),
+    ]);
+    let manifest = analysis.manifest();
+    let cost = |name: &str| manifest.tools.iter().find(|t| t.name == name).unwrap().cost;
+    let (count, ping) = (cost("count"), cost("ping"));
+    assert!(
+        count.tokens > 100 && ping.tokens < 100 && count.tokens + ping.tokens > 180,
+        "{count:?} {ping:?}"
+    );
+    let found: Vec<String> = analysis
+        .diagnostics()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        found,
+        [
+            format!(
+                "Cargo.toml:4:18: the 2 tools cost about {} tokens ({} bytes) of a model's context, over the 180 tokens of `context_budget.listing` in [package.metadata.tooltable]; the costliest are `count` ({}), `ping` ({}): shorten their docs, or serve fewer tools (a toolset policy, a feature)",
+                count.tokens + ping.tokens,
+                count.bytes + ping.bytes,
+                count.tokens,
+                ping.tokens
+            ),
+            format!(
+                "src/lib.rs:3:4: tool `count` costs about {} tokens ({} bytes) of a model's context, over the 100 tokens of `context_budget.tool` in [package.metadata.tooltable]; shorten its doc comment and its parameters' docs, or split its parameters over smaller tools",
+                count.tokens, count.bytes
+            ),
+        ]
+    );
+}
+
+#[test]
 fn what_a_model_reads_is_linted_at_the_handler_and_the_parameter_type() {
     let found = diagnostics(&[(
         "src/lib.rs",

@@ -31,6 +31,7 @@ pub const CONTRACT: u32 = 3;
 
 pub mod clients;
 pub mod confirm;
+pub mod context;
 pub mod declarations;
 pub mod icons;
 pub mod info;

@@ -4,6 +4,7 @@
 use crate::compat::classify::{ToolChange, ToolStatus};
 use crate::emit::markdown;
 use serde::Serialize;
+use tooltable_rules::context::Cost;
 use tooltable_rules::wire::json_text;
 use tooltable_rules::wire::manifest::Manifest;
 
@@ -31,6 +32,18 @@ fn summary(tools: &[ToolChange]) -> String {
         tools.len(),
         if tools.len() == 1 { "" } else { "s" }
     )
+}
+
+/// What the listing costs a model's context on each side.
+fn costs(before: &Manifest, after: &Manifest) -> [Cost; 2] {
+    [before, after].map(|m| m.tools.iter().map(|t| t.cost).sum())
+}
+
+/// The listing's cost before and after, and what the change adds.
+fn context(before: &Manifest, after: &Manifest) -> String {
+    let [old, new] = costs(before, after);
+    let added = i128::from(new.tokens) - i128::from(old.tokens);
+    format!("{old} -> {new}, {added:+} tokens")
 }
 
 fn status(tool: &ToolChange) -> String {
@@ -76,6 +89,9 @@ pub fn text(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> String
         }
     }
     s.push_str(&format!("summary: {}\n", summary(tools)));
+    if !tools.is_empty() {
+        s.push_str(&format!("context: {}\n", context(before, after)));
+    }
     if before.inventory != after.inventory {
         s.push_str(&format!(
             "inventory: {} -> {}\n",
@@ -101,6 +117,10 @@ pub fn json(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> String
             breaking,
             compatible,
             cosmetic,
+        },
+        context: {
+            let [old, new] = costs(before, after);
+            Context { old, new }
         },
         tools: tools
             .iter()
@@ -137,7 +157,15 @@ struct Report<'a> {
     old: Side,
     new: Side,
     summary: Summary,
+    context: Context,
     tools: Vec<ToolReport<'a>>,
+}
+
+/// What the listing costs a model's context, before and after.
+#[derive(Serialize)]
+struct Context {
+    old: Cost,
+    new: Cost,
 }
 
 /// One side of the comparison.
@@ -188,7 +216,11 @@ pub fn markdown(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> St
     if breaking > 0 {
         s.push_str("**This change breaks existing clients.** ");
     }
-    s.push_str(&format!("{}.\n\n", summary(tools)));
+    s.push_str(&format!(
+        "{}. The tools' context: {}.\n\n",
+        summary(tools),
+        context(before, after).replace("->", "→")
+    ));
     s.push_str("| Tool | Status | Class | Change |\n| --- | --- | --- | --- |\n");
     for tool in tools {
         for (i, change) in tool.changes.iter().enumerate() {

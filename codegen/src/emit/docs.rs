@@ -16,6 +16,7 @@ use crate::emit::markdown::{self, cell, code, code_cell, link, text};
 use crate::emit::schema_rows::{self, TypeTable};
 use crate::syntax::signature::OutputKind;
 use serde_json::Value;
+use tooltable_rules::context::Cost;
 use tooltable_rules::task::TaskSupport;
 use tooltable_rules::wire::json_text;
 
@@ -112,6 +113,8 @@ pub struct ToolPage {
     pub has_example: bool,
     /// The example `tools/call` parameters, as a fenced JSON block.
     pub example: String,
+    /// What the descriptor costs a model's context, as a phrase.
+    pub context: String,
     /// The fingerprint's first twelve hex digits, as code.
     pub fingerprint: String,
 }
@@ -137,6 +140,7 @@ impl ToolPage {
             (true, "Confirmation", &self.confirmation),
             (true, "Since", &self.since),
             (true, "Platforms", &self.platforms),
+            (true, "Context", &self.context),
             (self.deprecated, "Deprecated", &self.deprecation),
             (true, "Fingerprint", &self.fingerprint),
         ];
@@ -251,9 +255,10 @@ impl DocsPage {
                     .collect(),
             })
             .collect();
+        let cost: Cost = table.tools.iter().map(|t| Cost::of(&t.descriptor)).sum();
         let count = match tools.len() {
-            1 => "1 tool.".to_owned(),
-            n => format!("{n} tools."),
+            1 => format!("1 tool, {cost} of a model's context."),
+            n => format!("{n} tools, {cost} of a model's context in all."),
         };
         DocsPage {
             crate_name: text(crate_name),
@@ -477,6 +482,7 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
         output_note,
         has_example: attr.example.is_some(),
         example,
+        context: Cost::of(&tool.descriptor).to_string(),
         fingerprint: code(&format!("sha256:{}", tool.fingerprint.short())),
         anchor,
     }

@@ -8,6 +8,7 @@
 //! within a file does not churn it.
 
 use crate::confirm::Confirm;
+use crate::context::Cost;
 use crate::info::ToolInfo;
 use crate::tier::Tier;
 use crate::wire::descriptor;
@@ -62,6 +63,11 @@ pub struct ManifestTool {
     /// The fingerprint of its descriptor and permission.
     #[serde(with = "fingerprint")]
     pub fingerprint: Fingerprint,
+    /// What the descriptor costs a model's context. Derived from the
+    /// descriptor: a manifest that is read gets it computed again, so an
+    /// older manifest, or one with an older estimate, reads the same.
+    #[serde(default)]
+    pub cost: Cost,
     /// The descriptor exactly as `tools/list` serves it.
     #[serde(serialize_with = "descriptor::text", deserialize_with = "object")]
     pub descriptor: Value,
@@ -92,6 +98,7 @@ impl ManifestTool {
             platforms: info.platforms.iter().map(|p| (*p).to_owned()).collect(),
             source: info.source.to_owned(),
             fingerprint,
+            cost: Cost::of(&descriptor),
             descriptor,
         }
     }
@@ -148,11 +155,14 @@ impl Manifest {
         }
         let read: ManifestText<'static> =
             serde_path_to_error::deserialize(&root).map_err(ManifestError::located)?;
-        let manifest = Manifest {
+        let mut manifest = Manifest {
             crate_name: read.crate_name.into_owned(),
             inventory: read.inventory,
             tools: read.tools.into_owned(),
         };
+        for tool in &mut manifest.tools {
+            tool.cost = Cost::of(&tool.descriptor);
+        }
         for (index, tool) in manifest.tools.iter().enumerate() {
             check_tool(tool, &format!("/tools/{index}"))?;
         }
@@ -357,6 +367,7 @@ mod tests {
             platforms: vec!["linux".into()],
             source: "src/notes.rs".into(),
             fingerprint: descriptor_fingerprint(&descriptor, Some("notes.delete")),
+            cost: Cost::of(&descriptor),
             descriptor,
         }
     }

@@ -1,0 +1,177 @@
+//! What a tool costs a model's context: its descriptor's bytes as served,
+//! and an estimate of the tokens they take.
+//!
+//! Every client sends each tool's descriptor to the model before the first
+//! question, so a tool set's cost is paid on every request. The manifest
+//! records each tool's [`Cost`], `tooltable list` and the docs show it, and
+//! `context_budget` in `[package.metadata.tooltable]` bounds it. Models
+//! tokenise differently and most tokenizers are not published; the
+//! estimate is a rule over the text, calibrated against a real tokenizer by
+//! the benchmark in `benches/tokens` (docs/manifest.md gives its error).
+
+use crate::wire::descriptor;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A descriptor's cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cost {
+    /// The bytes of its compact JSON text, as `tools/list` serves it.
+    pub bytes: u64,
+    /// The tokens those bytes take, estimated by [`estimate_tokens`].
+    pub tokens: u64,
+}
+
+impl Cost {
+    /// The cost of `descriptor` as served.
+    pub fn of(descriptor: &Value) -> Cost {
+        let text = descriptor::to_text(descriptor);
+        Cost {
+            bytes: text.len() as u64,
+            tokens: estimate_tokens(&text),
+        }
+    }
+}
+
+/// `about N tokens (M bytes)`, as the docs and the CLI show a cost.
+impl std::fmt::Display for Cost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "about {} tokens ({} bytes)", self.tokens, self.bytes)
+    }
+}
+
+impl std::ops::Add for Cost {
+    type Output = Cost;
+
+    fn add(self, other: Cost) -> Cost {
+        Cost {
+            bytes: self.bytes.saturating_add(other.bytes),
+            tokens: self.tokens.saturating_add(other.tokens),
+        }
+    }
+}
+
+impl std::iter::Sum for Cost {
+    fn sum<I: Iterator<Item = Cost>>(iter: I) -> Cost {
+        iter.fold(Cost::default(), std::ops::Add::add)
+    }
+}
+
+/// An estimate of the tokens `text` takes.
+pub fn estimate_tokens(text: &str) -> u64 {
+    (text.len() as u64).div_ceil(4)
+}
+
+/// `context_budget`: the most tokens the listing as a whole, and any one
+/// tool, may cost. `None` leaves that part unbounded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// The most tokens all tools together may cost.
+    pub listing: Option<u64>,
+    /// The most tokens one tool may cost.
+    pub tool: Option<u64>,
+}
+
+/// How many of the costliest tools an over-budget listing names.
+const NAMED: usize = 5;
+
+impl Budget {
+    /// Why `name`, costing `cost`, is over the per-tool budget; `None`
+    /// when it is within it.
+    pub fn check_tool(&self, name: &str, cost: Cost) -> Option<String> {
+        let most = self.tool?;
+        (cost.tokens > most).then(|| {
+            format!(
+                "tool `{name}` costs {cost} of a model's context, over the {most} tokens of `context_budget.tool` in [package.metadata.tooltable]; shorten its doc comment and its parameters' docs, or split its parameters over smaller tools"
+            )
+        })
+    }
+
+    /// Why the listing of `tools` is over the budget, naming the costliest
+    /// tools; `None` when it is within it.
+    pub fn check_listing<'a>(
+        &self,
+        tools: impl IntoIterator<Item = (&'a str, Cost)>,
+    ) -> Option<String> {
+        let most = self.listing?;
+        let mut tools: Vec<(&str, Cost)> = tools.into_iter().collect();
+        let total: Cost = tools.iter().map(|(_, cost)| *cost).sum();
+        if total.tokens <= most {
+            return None;
+        }
+        tools.sort_by(|a, b| b.1.tokens.cmp(&a.1.tokens).then(a.0.cmp(b.0)));
+        let costliest = tools
+            .iter()
+            .take(NAMED)
+            .map(|(name, cost)| format!("`{name}` ({})", cost.tokens))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(format!(
+            "the {} tools cost {total} of a model's context, over the {most} tokens of `context_budget.listing` in [package.metadata.tooltable]; the costliest are {costliest}: shorten their docs, or serve fewer tools (a toolset policy, a feature)",
+            tools.len(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cost(tokens: u64) -> Cost {
+        Cost {
+            bytes: tokens * 4,
+            tokens,
+        }
+    }
+
+    #[test]
+    fn a_descriptors_cost_is_counted_over_its_served_text() {
+        let descriptor = json!({"name": "a", "inputSchema": {"type": "object"}});
+        let cost = Cost::of(&descriptor);
+        assert_eq!(
+            cost.bytes,
+            r#"{"name":"a","inputSchema":{"type":"object"}}"#.len() as u64
+        );
+        assert_eq!(
+            cost.tokens,
+            estimate_tokens(r#"{"name":"a","inputSchema":{"type":"object"}}"#)
+        );
+    }
+
+    #[test]
+    fn a_tool_over_its_budget_is_named_with_its_cost() {
+        let budget = Budget {
+            listing: None,
+            tool: Some(100),
+        };
+        assert_eq!(budget.check_tool("a", cost(100)), None);
+        let over = budget.check_tool("a", cost(101)).unwrap();
+        assert!(
+            over.starts_with("tool `a` costs about 101 tokens (404 bytes)"),
+            "{over}"
+        );
+    }
+
+    #[test]
+    fn a_listing_over_its_budget_names_the_costliest_tools_first() {
+        let budget = Budget {
+            listing: Some(100),
+            tool: None,
+        };
+        let tools = [("a", cost(10)), ("b", cost(60)), ("c", cost(40))];
+        assert_eq!(budget.check_listing(tools[..2].iter().copied()), None);
+        let over = budget.check_listing(tools).unwrap();
+        assert!(
+            over.contains("the 3 tools cost about 110 tokens (440 bytes)")
+                && over.contains("the costliest are `b` (60), `c` (40), `a` (10)"),
+            "{over}"
+        );
+    }
+
+    #[test]
+    fn an_empty_budget_bounds_nothing() {
+        assert_eq!(Budget::default().check_tool("a", cost(u64::MAX / 4)), None);
+        assert_eq!(Budget::default().check_listing([("a", cost(1))]), None);
+    }
+}
