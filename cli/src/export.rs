@@ -18,7 +18,8 @@ pub fn run(
 ) -> Outcome {
     if strict && format != ExportFormat::Openai {
         return Err(Failure(
-            "--strict applies to --format openai only; leave it out for mcp and anthropic".into(),
+            "--strict applies to --format openai only; leave it out for mcp, anthropic and gemini"
+                .into(),
         ));
     }
     let manifest = load_tools(source, err)?;
@@ -26,6 +27,7 @@ pub fn run(
         ExportFormat::Mcp => Format::Mcp,
         ExportFormat::Openai => Format::Openai,
         ExportFormat::Anthropic => Format::Anthropic,
+        ExportFormat::Gemini => Format::Gemini,
     };
     let text = export::render(&manifest, format, strict, ttl_ms)
         .map_err(|errors| Failure(errors.join("\nerror: ")))?;

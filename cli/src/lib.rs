@@ -209,6 +209,8 @@ pub enum ExportFormat {
     Openai,
     /// Anthropic tools.
     Anthropic,
+    /// A Gemini tool of function declarations.
+    Gemini,
 }
 
 /// Runs the command with `args` (the first is the program name) and the

@@ -449,6 +449,61 @@ fn anthropic_and_openai_exports_carry_name_description_and_schema() {
 }
 
 #[test]
+fn the_gemini_export_writes_nullable_types_and_parameterless_tools_in_geminis_dialect() {
+    let run = export(&example(), "gemini", false);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let gemini: Value = serde_json::from_str(&run.stdout).unwrap();
+    let declarations = gemini["functionDeclarations"].as_array().unwrap();
+    let find = |name: &str| declarations.iter().find(|d| d["name"] == name).unwrap();
+    assert_eq!(
+        find("notes_create")["parameters"]["properties"]["title"]["type"],
+        "string"
+    );
+    assert_eq!(
+        find("notes_create")["parameters"]["properties"]["title"]["nullable"],
+        true
+    );
+    assert_eq!(
+        find("notes_stats")["parameters"],
+        json!({"type": "object", "properties": {}})
+    );
+    let openai: Value = serde_json::from_str(&export(&example(), "openai", false).stdout).unwrap();
+    let stats = openai
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["function"]["name"] == "notes_stats")
+        .unwrap();
+    assert_eq!(
+        stats["function"]["parameters"],
+        json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        "OpenAI refuses an object schema without `properties`"
+    );
+}
+
+#[test]
+fn a_schema_gemini_refuses_is_an_error_naming_the_rule_and_the_fix() {
+    let dir = TempDir::new("gemini");
+    dir.write(
+        "Cargo.toml",
+        "[package]\nname = \"g\"\nversion = \"0.1.0\"\n[package.metadata.tooltable]\n",
+    );
+    dir.write(
+        "src/lib.rs",
+        "#[derive(serde::Deserialize, schemars::JsonSchema)]\npub struct Page {\n    /// Which.\n    pub n: u32,\n}\n#[derive(serde::Deserialize, schemars::JsonSchema)]\npub struct Params {\n    /// The page.\n    pub page: Page,\n}\n/// Go.\n#[tool(tier = read)]\npub fn go(_p: Params) -> String { String::new() }\n",
+    );
+    let run = export(dir.path(), "gemini", false);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("error: tool `go` cannot be exported to `gemini`: the schema uses `$defs`, which Gemini's function declarations do not take, so the Gemini API refuses every request that carries it (HTTP 400)")
+            && run.stderr.contains("(rule G3, at `/inputSchema/$defs`); set `inline_subschemas = true` in [package.metadata.tooltable]"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_name_the_target_forbids_is_an_error_not_a_rename() {
     let dir = TempDir::new("dotted");
     dir.write("Cargo.toml", "[package]\nname = \"d\"\nversion = \"0.1.0\"\n[package.metadata.tooltable]\nnames = \"mcp\"\n");

@@ -14,6 +14,18 @@ pub fn no_parameters() -> Value {
     json!({"type": "object", "additionalProperties": false})
 }
 
+/// Gives an object schema without `properties` an empty one: the same
+/// schema to a validator, and the shape OpenAI's function calling and
+/// Gemini's function declarations demand of a tool's parameters.
+pub fn fill_properties(schema: &mut Value) {
+    if let Some(object) = schema.as_object_mut()
+        && object.get("type").and_then(Value::as_str) == Some("object")
+        && !object.contains_key("properties")
+    {
+        object.insert("properties".into(), Value::Object(Map::new()));
+    }
+}
+
 /// Whether an output schema can be served as is: its root is an object.
 /// Anything else is wrapped by [`wrap_output`], because clients of the
 /// earlier protocol revisions require an object.

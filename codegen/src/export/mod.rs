@@ -2,17 +2,29 @@
 //!
 //! MCP gets the `tools/list` result exactly as served; OpenAI gets function
 //! tools (optionally in strict mode, see [`strict_schema`]); Anthropic gets
-//! `{name, description, input_schema}`. A name the target forbids is an
-//! error naming the tool and the rule: renaming silently would make the
-//! model call a tool the server does not have.
+//! `{name, description, input_schema}`; Gemini gets a tool of
+//! `functionDeclarations` (see [`gemini_parameters`]). Each export is
+//! checked against its provider's client profile, as the build checks a
+//! crate's `clients`: a tool the target refuses is an error naming the
+//! tool, the rule and the fix, since renaming or dropping it silently
+//! would leave the model a tool set the server does not have.
+//!
+//! Two rewrites are made, both meaning-preserving: an object schema
+//! without `properties` gets an empty one (what OpenAI and Gemini demand,
+//! and the same schema to a validator), and Gemini's `parameters` write a
+//! nullable type as its dialect does (`nullable: true`).
 
+mod gemini;
 mod strict;
 
+pub use gemini::gemini_parameters;
 pub use strict::strict_schema;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
+use tooltable_rules::clients::{self, Client};
 use tooltable_rules::names::{NameProfile, validate_name};
+use tooltable_rules::schema;
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::json_text::{self, sorted};
 use tooltable_rules::wire::manifest::Manifest;
@@ -26,6 +38,22 @@ pub enum Format {
     Openai,
     /// Anthropic tools.
     Anthropic,
+    /// A Gemini tool: `{"functionDeclarations": [...]}`.
+    Gemini,
+}
+
+impl Format {
+    /// The client profile the export is checked against (none for MCP,
+    /// whose names the MCP name rules check).
+    fn profile(self, strict: bool) -> Option<Client> {
+        match self {
+            Format::Mcp => None,
+            Format::Openai if strict => Some(Client::OpenAiStrict),
+            Format::Openai => Some(Client::OpenAi),
+            Format::Anthropic => Some(Client::ClaudeApi),
+            Format::Gemini => Some(Client::Gemini),
+        }
+    }
 }
 
 /// The MCP `tools/list` result, as served.
@@ -54,6 +82,20 @@ enum Function<'a> {
         #[serde(serialize_with = "sorted")]
         input_schema: Value,
     },
+    Gemini {
+        name: &'a str,
+        #[serde(serialize_with = "sorted")]
+        description: Value,
+        #[serde(serialize_with = "sorted")]
+        parameters: Value,
+    },
+}
+
+/// A Gemini tool.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GeminiTool<'a> {
+    function_declarations: Vec<Function<'a>>,
 }
 
 /// An OpenAI function tool's `function`.
@@ -77,37 +119,40 @@ pub fn render(
     strict: bool,
     ttl_ms: u64,
 ) -> Result<String, Vec<String>> {
-    let (profile, target) = match format {
-        Format::Mcp => (NameProfile::Mcp, "MCP"),
-        Format::Openai => (NameProfile::Portable, "OpenAI"),
-        Format::Anthropic => (NameProfile::Portable, "Anthropic"),
-    };
     let mut errors = Vec::new();
-    for tool in &manifest.tools {
-        if let Err(e) = validate_name(&tool.name, profile, &[] as &[&str]) {
-            errors.push(format!(
-                "tool `{}` cannot be exported to {target}: {e}",
-                tool.name
-            ));
+    let text = match format.profile(strict) {
+        None => {
+            for tool in &manifest.tools {
+                if let Err(e) = validate_name(&tool.name, NameProfile::Mcp, &[] as &[&str]) {
+                    errors.push(format!(
+                        "tool `{}` cannot be exported to MCP: {e}",
+                        tool.name
+                    ));
+                }
+            }
+            json_text::pretty(&McpList {
+                tools: manifest
+                    .tools
+                    .iter()
+                    .map(|tool| descriptor::Text(&tool.descriptor))
+                    .collect(),
+                ttl_ms,
+                cache_scope: "public",
+                result_type: "complete",
+            })
         }
-    }
-    let text = match format {
-        Format::Mcp => json_text::pretty(&McpList {
-            tools: manifest
-                .tools
-                .iter()
-                .map(|tool| descriptor::Text(&tool.descriptor))
-                .collect(),
-            ttl_ms,
-            cache_scope: "public",
-            result_type: "complete",
-        }),
-        Format::Openai | Format::Anthropic => {
+        Some(client) => {
+            if let Some(violation) = clients::count::check(client, manifest.tools.len()) {
+                errors.push(format!(
+                    "the tools cannot be exported to `{client}`: {violation}"
+                ));
+            }
             let mut functions = Vec::new();
             for tool in &manifest.tools {
                 let get = |key: &str| tool.descriptor.get(key).cloned().unwrap_or(Value::Null);
                 let description = get("description");
                 let mut schema = get("inputSchema");
+                schema::fill_properties(&mut schema);
                 if strict {
                     match strict_schema(&schema) {
                         Ok(s) => schema = s,
@@ -119,8 +164,21 @@ pub fn render(
                         })),
                     }
                 }
-                functions.push(if format == Format::Openai {
-                    Function::Openai {
+                if format == Format::Gemini {
+                    schema = gemini_parameters(schema);
+                }
+                let exported = json!({"name": tool.name, "inputSchema": schema});
+                let violations = clients::names::check(client, "", &tool.name)
+                    .into_iter()
+                    .chain(clients::schemas::check(client, &exported));
+                errors.extend(violations.map(|violation| {
+                    format!(
+                        "tool `{}` cannot be exported to `{client}`: {violation}",
+                        tool.name
+                    )
+                }));
+                functions.push(match format {
+                    Format::Openai => Function::Openai {
                         kind: "function",
                         function: OpenaiFunction {
                             name: &tool.name,
@@ -128,16 +186,27 @@ pub fn render(
                             parameters: schema,
                             strict: strict.then_some(true),
                         },
-                    }
-                } else {
-                    Function::Anthropic {
+                    },
+                    Format::Gemini => Function::Gemini {
+                        name: &tool.name,
+                        description,
+                        parameters: schema,
+                    },
+                    // MCP is rendered above, from the descriptors as served.
+                    Format::Anthropic | Format::Mcp => Function::Anthropic {
                         name: &tool.name,
                         description,
                         input_schema: schema,
-                    }
+                    },
                 });
             }
-            json_text::pretty(&functions)
+            if format == Format::Gemini {
+                json_text::pretty(&GeminiTool {
+                    function_declarations: functions,
+                })
+            } else {
+                json_text::pretty(&functions)
+            }
         }
     };
     if errors.is_empty() {
