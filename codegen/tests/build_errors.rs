@@ -43,6 +43,45 @@ fn a_name_a_named_client_cannot_take_is_an_error_at_the_name_naming_the_client_r
 }
 
 #[test]
+fn schemas_a_named_client_cannot_take_are_errors_at_the_parameter_type_naming_client_rule_pointer_and_fix()
+ {
+    let found = diagnostics(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"claude-api\", \"gemini\", \"openai\", \"vscode\"]\nlint_levels = { undocumented = \"allow\" }\n",
+        ),
+        (
+            "src/lib.rs",
+            concat!(
+                "#[derive(serde::Deserialize, schemars::JsonSchema)]\n",
+                "pub struct Named {\n    #[serde(rename = \"a b\")]\n    pub a: u32,\n}\n",
+                "#[derive(serde::Deserialize, schemars::JsonSchema)]\n",
+                "pub struct Maybe {\n    pub title: Option<String>,\n}\n",
+                "#[derive(serde::Deserialize, schemars::JsonSchema)]\n",
+                "#[schemars(extend(\"$schema\" = \"http://json-schema.org/draft-07/schema#\"))]\n",
+                "pub struct Dialect {\n    pub n: u32,\n}\n",
+                "/// Named.\n#[tool(tier = read)]\nfn named(_p: Named) -> String { String::new() }\n",
+                "/// Maybe.\n#[tool(tier = read)]\nfn maybe(_p: Maybe) -> String { String::new() }\n",
+                "/// Dialect.\n#[tool(tier = read)]\nfn dialect(_p: Dialect) -> String { String::new() }\n",
+                "/// None.\n#[tool(tier = read)]\nfn none() -> String { String::new() }\n",
+            ),
+        ),
+    ]);
+    let no_parameters = "a tool without parameters is served the schema the MCP specification recommends, `{\"type\": \"object\", \"additionalProperties\": false}`: take as parameters an empty struct that adds them, `#[schemars(extend(\"properties\" = {}))] struct Params {}`";
+    assert_eq!(
+        found,
+        [
+            "src/lib.rs:17:14: tool `named` does not fit `claude-api`: the parameter `a b` is not 1 to 64 of `A-Z a-z 0-9 _ . -`, so the Anthropic API refuses every request that carries it (HTTP 400), until the server is removed (rule A7, at `/inputSchema/properties/a b`); rename the field (`#[serde(rename = \"...\")]`)".to_owned(),
+            "src/lib.rs:20:14: tool `maybe` does not fit `gemini`: a schema's `type` is a list, so the Gemini API refuses every request that carries it (HTTP 400), until the server is removed (rule G4, at `/inputSchema/properties/title/type`); an `Option<T>` writes `[T, \"null\"]`: make the field required, or give it a plain type with `#[serde(default)]`".to_owned(),
+            "src/lib.rs:23:16: tool `dialect` does not fit `gemini`: the schema uses `$schema`, which Gemini's function declarations do not take, so the Gemini API refuses every request that carries it (HTTP 400), until the server is removed (rule G3, at `/inputSchema/$schema`); change the type or attribute that writes it, or serve this tool to other clients".to_owned(),
+            "src/lib.rs:23:16: tool `dialect` does not fit `vscode`: the input schema names its dialect with `$schema`, so VS Code leaves the tool out (rule VS5, at `/inputSchema/$schema`); serve the schema without `$schema` (tooltable's own schemas never carry one)".to_owned(),
+            format!("src/lib.rs:26:4: tool `none` does not fit `gemini`: the schema uses `additionalProperties`, which Gemini's function declarations do not take, so the Gemini API refuses every request that carries it (HTTP 400), until the server is removed (rule G3, at `/inputSchema/additionalProperties`); {no_parameters}"),
+            format!("src/lib.rs:26:4: tool `none` does not fit `openai`: the input schema has no `properties`, so the OpenAI API refuses every request that carries it (HTTP 400), until the server is removed (rule O4, at `/inputSchema`); {no_parameters}"),
+        ]
+    );
+}
+
+#[test]
 fn a_tool_set_over_a_clients_limit_is_an_error_at_the_first_tool_past_it_and_allowed_rules_are_silent()
  {
     let tools: String = (0..41)
