@@ -460,7 +460,8 @@ fn a_docs_template_fails_the_build_saying_which_feature_renders_it_until_it_is_o
     assert!(ok, "with the feature the same crate builds: {output}");
     let docs = std::fs::read_to_string(dir.join("docs/tools.md")).unwrap();
     assert!(
-        docs.ends_with("# The tools of readme-demo\n\n3 tools."),
+        docs.contains("# The tools of readme-demo\n\n3 tools, about ")
+            && docs.ends_with("of a model's context in all."),
         "{docs}"
     );
 }
