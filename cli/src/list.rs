@@ -12,7 +12,6 @@ use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
-use tooltable_rules::context::Cost;
 use tooltable_rules::tier::Tier;
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::manifest::Manifest;
@@ -126,7 +125,7 @@ pub fn table(manifest: &Manifest, colour: bool) -> String {
     for (tier, row) in &rows {
         s.push_str(&line(row.each_ref().map(String::as_str), Some(*tier)));
     }
-    let cost: Cost = manifest.tools.iter().map(|t| t.cost).sum();
+    let cost = manifest.cost();
     s.push_str(&format!(
         "\n{} tool{} in {}, {cost} of a model's context (TOKENS: each tool's share, estimated). Hints: RO read-only, DE destructive, ID idempotent, OW open world.\n",
         rows.len(),

@@ -460,20 +460,20 @@ fn snapshot_pair() -> (Manifest, Manifest) {
     (old, Manifest::new("demo", tools))
 }
 
-#[test]
-fn the_json_report_is_stable_and_matches_the_snapshot() {
+/// [`snapshot_pair`] written to files, with their paths.
+fn snapshot_pair_on_disk(tag: &str) -> (TempDir, [String; 2]) {
     let (old, new) = snapshot_pair();
-    let dir = TempDir::new("snapshot");
+    let dir = TempDir::new(tag);
     dir.write("old.json", &old.render());
     dir.write("new.json", &new.render());
-    let (a, b) = (dir.path().join("old.json"), dir.path().join("new.json"));
-    let args = [
-        "diff",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--format",
-        "json",
-    ];
+    let paths = ["old.json", "new.json"].map(|f| dir.path().join(f).to_str().unwrap().to_owned());
+    (dir, paths)
+}
+
+#[test]
+fn the_json_report_is_stable_and_matches_the_snapshot() {
+    let (_dir, [a, b]) = snapshot_pair_on_disk("snapshot");
+    let args = ["diff", &a, &b, "--format", "json"];
     let first = tooltable(&args);
     let second = tooltable(&args);
     assert_eq!(first.code, 0);
@@ -498,18 +498,10 @@ fn the_json_report_is_stable_and_matches_the_snapshot() {
 #[test]
 fn the_text_and_markdown_reports_say_what_the_change_adds_to_the_context() {
     let (old, new) = snapshot_pair();
-    let [before, after] = [&old, &new].map(|m| {
-        m.tools
-            .iter()
-            .map(|t| t.cost)
-            .sum::<tooltable_rules::context::Cost>()
-    });
+    let (before, after) = (old.cost(), new.cost());
     assert!(after.tokens > before.tokens, "{before:?} {after:?}");
-    let dir = TempDir::new("context");
-    dir.write("old.json", &old.render());
-    dir.write("new.json", &new.render());
-    let (a, b) = (dir.path().join("old.json"), dir.path().join("new.json"));
-    let text = tooltable(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let (_dir, [a, b]) = snapshot_pair_on_disk("context");
+    let text = tooltable(&["diff", &a, &b]);
     assert!(
         text.stdout.contains(&format!(
             "context: {before} -> {after}, +{} tokens\n",
@@ -518,13 +510,7 @@ fn the_text_and_markdown_reports_say_what_the_change_adds_to_the_context() {
         "{}",
         text.stdout
     );
-    let markdown = tooltable(&[
-        "diff",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--format",
-        "markdown",
-    ]);
+    let markdown = tooltable(&["diff", &a, &b, "--format", "markdown"]);
     assert!(
         markdown
             .stdout

@@ -47,6 +47,8 @@ pub struct DescribedTool {
     pub descriptor: Value,
     /// The descriptor's served text.
     pub descriptor_text: String,
+    /// What that text costs a model's context.
+    pub cost: Cost,
     /// The fingerprint of descriptor and permission.
     pub fingerprint: Fingerprint,
     /// Whether structured output is wrapped as `{"result": ..}`.
@@ -269,10 +271,7 @@ fn check_context_budget(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let budget = &config.context_budget;
-    let costs: Vec<(&str, Cost)> = tools
-        .iter()
-        .map(|t| (t.name.as_str(), Cost::of(&t.descriptor)))
-        .collect();
+    let costs: Vec<(&str, Cost)> = tools.iter().map(|t| (t.name.as_str(), t.cost)).collect();
     for (tool, (name, cost)) in tools.iter().zip(&costs) {
         if let Some(over) = budget.check_tool(name, *cost) {
             diagnostics.push(Diagnostic::error(
@@ -519,6 +518,7 @@ fn describe_tool(
             description,
             source,
             descriptor,
+            cost: Cost::of_text(&descriptor_text),
             descriptor_text,
             fingerprint,
             wrap_output,

@@ -170,11 +170,7 @@ fn a_tool_over_the_context_budget_is_an_error_at_its_name_and_a_listing_over_it_
         count.tokens > 100 && ping.tokens < 100 && count.tokens + ping.tokens > 180,
         "{count:?} {ping:?}"
     );
-    let found: Vec<String> = analysis
-        .diagnostics()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let found = messages(&analysis);
     assert_eq!(
         found,
         [
@@ -282,8 +278,12 @@ fn analyze_files(files: &[(&str, &str)]) -> (Analysis, TempCrate) {
 }
 
 fn diagnostics(files: &[(&str, &str)]) -> Vec<String> {
-    analyze_files(files)
-        .0
+    messages(&analyze_files(files).0)
+}
+
+/// Every diagnostic of `analysis`, as the build prints it.
+fn messages(analysis: &Analysis) -> Vec<String> {
+    analysis
         .diagnostics()
         .iter()
         .map(ToString::to_string)
@@ -600,11 +600,7 @@ fn a_destructive_tool_without_confirmation_is_a_warning() {
         "/// Wipe.\n#[tool(tier = destructive)]\nfn wipe() -> String { String::new() }\n",
     )]);
     assert!(!analysis.has_errors());
-    let found: Vec<String> = analysis
-        .diagnostics()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let found = messages(&analysis);
     assert_eq!(
         found,
         [

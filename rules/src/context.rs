@@ -25,10 +25,14 @@ pub struct Cost {
 impl Cost {
     /// The cost of `descriptor` as served.
     pub fn of(descriptor: &Value) -> Cost {
-        let text = descriptor::to_text(descriptor);
+        Cost::of_text(&descriptor::to_text(descriptor))
+    }
+
+    /// The cost of a descriptor's served text (`descriptor::to_text`).
+    pub fn of_text(text: &str) -> Cost {
         Cost {
             bytes: text.len() as u64,
-            tokens: estimate_tokens(&text),
+            tokens: estimate_tokens(text),
         }
     }
 }

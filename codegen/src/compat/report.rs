@@ -34,14 +34,9 @@ fn summary(tools: &[ToolChange]) -> String {
     )
 }
 
-/// What the listing costs a model's context on each side.
-fn costs(before: &Manifest, after: &Manifest) -> [Cost; 2] {
-    [before, after].map(|m| m.tools.iter().map(|t| t.cost).sum())
-}
-
 /// The listing's cost before and after, and what the change adds.
 fn context(before: &Manifest, after: &Manifest) -> String {
-    let [old, new] = costs(before, after);
+    let (old, new) = (before.cost(), after.cost());
     let added = i128::from(new.tokens) - i128::from(old.tokens);
     format!("{old} -> {new}, {added:+} tokens")
 }
@@ -118,9 +113,9 @@ pub fn json(before: &Manifest, after: &Manifest, tools: &[ToolChange]) -> String
             compatible,
             cosmetic,
         },
-        context: {
-            let [old, new] = costs(before, after);
-            Context { old, new }
+        context: Context {
+            old: before.cost(),
+            new: after.cost(),
         },
         tools: tools
             .iter()

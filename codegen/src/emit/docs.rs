@@ -255,7 +255,7 @@ impl DocsPage {
                     .collect(),
             })
             .collect();
-        let cost: Cost = table.tools.iter().map(|t| Cost::of(&t.descriptor)).sum();
+        let cost: Cost = table.tools.iter().map(|t| t.cost).sum();
         let count = match tools.len() {
             1 => format!("1 tool, {cost} of a model's context."),
             n => format!("{n} tools, {cost} of a model's context in all."),
@@ -482,7 +482,7 @@ fn tool_page(tool: &DescribedTool) -> ToolPage {
         output_note,
         has_example: attr.example.is_some(),
         example,
-        context: Cost::of(&tool.descriptor).to_string(),
+        context: tool.cost.to_string(),
         fingerprint: code(&format!("sha256:{}", tool.fingerprint.short())),
         anchor,
     }

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 /// `schema` with every `type: [T, "null"]` written `type: T, nullable: true`,
 /// and without `additionalProperties: false`.
-pub fn gemini_parameters(mut schema: Value) -> Value {
+pub(crate) fn gemini_parameters(mut schema: Value) -> Value {
     nullable(&mut schema);
     schema
 }

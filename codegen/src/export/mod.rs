@@ -3,7 +3,7 @@
 //! MCP gets the `tools/list` result exactly as served; OpenAI gets function
 //! tools (optionally in strict mode, see [`strict_schema`]); Anthropic gets
 //! `{name, description, input_schema}`; Gemini gets a tool of
-//! `functionDeclarations` (see [`gemini_parameters`]). Each export is
+//! `functionDeclarations` in the dialect of their `parameters`. Each export is
 //! checked against its provider's client profile, as the build checks a
 //! crate's `clients`: a tool the target refuses is an error naming the
 //! tool, the rule and the fix, since renaming or dropping it silently
@@ -17,7 +17,6 @@
 mod gemini;
 mod strict;
 
-pub use gemini::gemini_parameters;
 pub use strict::strict_schema;
 
 use serde::Serialize;
@@ -165,7 +164,7 @@ pub fn render(
                     }
                 }
                 if format == Format::Gemini {
-                    schema = gemini_parameters(schema);
+                    schema = gemini::gemini_parameters(schema);
                 }
                 let exported = json!({"name": tool.name, "inputSchema": schema});
                 let violations = clients::names::check(client, "", &tool.name)

@@ -117,6 +117,11 @@ impl Manifest {
         }
     }
 
+    /// What the whole listing costs a model's context.
+    pub fn cost(&self) -> Cost {
+        self.tools.iter().map(|t| t.cost).sum()
+    }
+
     /// The manifest's text.
     pub fn render(&self) -> String {
         let mut text = json_text::pretty(&ManifestText {
