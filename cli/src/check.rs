@@ -1,18 +1,20 @@
-//! `tooltable check`: the drift gate.
+//! `tooltable check`: the drift gate, and the clients' rules.
 //!
 //! Regenerates the docs and manifest in memory and compares them with the
 //! committed files. On drift it exits 1 and shows, per file, which tools
 //! drifted, a unified diff, and the exact command that fixes it, as text,
-//! JSON, or GitHub Actions annotations.
+//! JSON, or GitHub Actions annotations. With `--clients`, it also checks
+//! every tool against those client profiles; given a manifest file rather
+//! than a crate (any server's `tools.json`), it does only that.
 
 use crate::source::{analyze_crate, located};
 use crate::{CheckFormat, Exit, Failure, Outcome};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
 use tooltable_codegen::committed::Requested;
 use tooltable_codegen::compat;
-use tooltable_rules::clients::Client;
+use tooltable_rules::clients::{self, Client, Rule, Violation};
 use tooltable_rules::wire::json_text;
 use tooltable_rules::wire::manifest::Manifest;
 
@@ -27,6 +29,9 @@ struct Drift {
 /// A client rule a tool breaks, for `--clients`.
 struct Unfit {
     error: bool,
+    profile: Client,
+    tool: String,
+    rule: Rule,
     /// `path:line:column: message`.
     located: String,
     file: String,
@@ -35,7 +40,7 @@ struct Unfit {
     message: String,
 }
 
-/// Runs `check`.
+/// Runs `check` on a crate's directory, or on a manifest file.
 pub fn run(
     dir: &Path,
     requested: Option<&Requested>,
@@ -44,14 +49,21 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Outcome {
+    if dir.is_file() {
+        return run_on_manifest(dir, requested, format, clients, out);
+    }
     let analysis = analyze_crate(dir, requested, err)?;
     let unfit: Vec<Unfit> = analysis
-        .client_diagnostics(clients)
-        .iter()
-        .map(|d| {
+        .client_findings(clients)
+        .into_iter()
+        .map(|finding| {
+            let d = &finding.diagnostic;
             let location = d.location.as_ref();
             Unfit {
                 error: d.is_error(),
+                profile: finding.profile,
+                tool: finding.tool,
+                rule: finding.violation.rule,
                 located: located(dir, d),
                 file: location.map_or_else(
                     || dir.join("Cargo.toml").display().to_string(),
@@ -100,7 +112,13 @@ pub fn run(
     fix.push(shell_word(&dir.display().to_string()));
     let fix = fix.join(" ");
     let _ = match format {
-        CheckFormat::Text => text(&drifts, &unfit, &checked, &fix, out),
+        CheckFormat::Text => text(
+            &drifts,
+            &unfit,
+            &format!("ok: {} match the #[tool] handlers", checked.join(" and ")),
+            &fix,
+            out,
+        ),
         CheckFormat::Json => json(
             analysis.package_name(),
             &drifts,
@@ -109,13 +127,111 @@ pub fn run(
             &fix,
             out,
         ),
-        CheckFormat::Github => github(&drifts, &unfit, &fix, out),
+        CheckFormat::Github => github(
+            &drifts,
+            &unfit,
+            "tooltable: the committed docs and manifest match the #[tool] handlers",
+            &fix,
+            out,
+        ),
     };
     Ok(if drifts.is_empty() && !unfit.iter().any(|u| u.error) {
         Exit::Ok
     } else {
         Exit::Finding
     })
+}
+
+/// `check --clients` on a manifest file, such as another server's
+/// `tools.json`: every tool against the profiles, each broken rule an error
+/// at the tool's entry. With no sources there is no drift to find, and the
+/// crate's `client_levels` are not known, so every rule is an error; the
+/// name budgets count the manifest's crate name as the server's.
+fn run_on_manifest(
+    path: &Path,
+    requested: Option<&Requested>,
+    format: CheckFormat,
+    profiles: &[Client],
+    out: &mut dyn Write,
+) -> Outcome {
+    let shown = path.display().to_string();
+    if profiles.is_empty() {
+        return Err(Failure(format!(
+            "{shown} is a manifest file, with no #[tool] handlers to compare it with: give `--clients` to check its tools against client profiles, or give the crate's directory to check it for drift"
+        )));
+    }
+    if requested.is_some() {
+        return Err(Failure(format!(
+            "--features, --all-features, --no-default-features and --release choose how a crate is read; {shown} is a manifest file, so leave them out"
+        )));
+    }
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| Failure(format!("{shown} cannot be read: {e}")))?;
+    let manifest = Manifest::parse(&source).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let mut unfit = Vec::new();
+    let mut add = |profile: Client, tool: &str, violation: Violation, what: &str| {
+        let (line, column) = entry_of(&source, tool);
+        let message = format!("tool `{tool}` {what} `{profile}`: {violation}");
+        unfit.push(Unfit {
+            error: true,
+            profile,
+            tool: tool.to_owned(),
+            rule: violation.rule,
+            located: format!("{shown}:{line}:{column}: {message}"),
+            file: shown.clone(),
+            line,
+            column,
+            message,
+        });
+    };
+    for &profile in profiles {
+        for tool in &manifest.tools {
+            let violations =
+                clients::check_tool(profile, &manifest.crate_name, &tool.name, &tool.descriptor);
+            for violation in violations {
+                add(profile, &tool.name, violation, "does not fit");
+            }
+        }
+        if let Some(violation) = clients::count::check(profile, manifest.tools.len())
+            && let Some((most, ..)) = clients::count::limit(profile)
+            && let Some(first_over) = manifest.tools.get(most)
+        {
+            add(profile, &first_over.name, violation, "is one too many for");
+        }
+    }
+    let names = profiles
+        .iter()
+        .map(|p| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let count = manifest.tools.len();
+    let summary = match unfit.iter().map(|u| &u.tool).collect::<BTreeSet<_>>().len() {
+        0 => format!("ok: the {count} tools of {shown} fit {names}"),
+        broken => format!("unfit: {broken} of the {count} tools of {shown} do not fit {names}"),
+    };
+    let _ = match format {
+        CheckFormat::Text => text(&[], &unfit, &summary, "", out),
+        CheckFormat::Json => json(&manifest.crate_name, &[], &unfit, &[shown], "", out),
+        CheckFormat::Github => github(&[], &unfit, &format!("tooltable: {summary}"), "", out),
+    };
+    Ok(if unfit.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Finding
+    })
+}
+
+/// The line and column of `tool`'s entry in a manifest's text: its
+/// `"name"` key, the first key of each entry.
+fn entry_of(text: &str, tool: &str) -> (usize, usize) {
+    let key = format!("\"name\": {},", json_text::compact(&tool));
+    text.lines()
+        .enumerate()
+        .find_map(|(i, line)| {
+            let column = line.len() - line.trim_start().len();
+            (line.trim() == key).then_some((i + 1, column + 1))
+        })
+        .unwrap_or((1, 1))
 }
 
 /// The tools whose manifest entries differ, each with what changed.
@@ -195,10 +311,11 @@ fn shell_word(text: &str) -> String {
     }
 }
 
+/// The text report; `summary` is its last line when nothing drifted.
 fn text(
     drifts: &[Drift],
     unfit: &[Unfit],
-    checked: &[String],
+    summary: &str,
     fix: &str,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -207,11 +324,7 @@ fn text(
         writeln!(out, "{level}: {}", problem.located)?;
     }
     if drifts.is_empty() {
-        return writeln!(
-            out,
-            "ok: {} match the #[tool] handlers",
-            checked.join(" and ")
-        );
+        return writeln!(out, "{summary}");
     }
     for drift in drifts {
         let state = if drift.missing {
@@ -258,6 +371,9 @@ fn json(
     #[derive(serde::Serialize)]
     struct Problem<'a> {
         level: &'static str,
+        profile: &'static str,
+        tool: &'a str,
+        rule: &'static str,
         file: &'a str,
         line: usize,
         column: usize,
@@ -272,7 +388,13 @@ fn json(
         diff: &'a str,
     }
     let report = Report {
-        status: if drifts.is_empty() { "ok" } else { "drift" },
+        status: if !drifts.is_empty() {
+            "drift"
+        } else if unfit.iter().any(|u| u.error) {
+            "unfit"
+        } else {
+            "ok"
+        },
         crate_name,
         checked,
         drifted: drifts
@@ -289,6 +411,9 @@ fn json(
             .iter()
             .map(|u| Problem {
                 level: if u.error { "error" } else { "warning" },
+                profile: u.profile.as_str(),
+                tool: &u.tool,
+                rule: u.rule.as_str(),
                 file: &u.file,
                 line: u.line,
                 column: u.column,
@@ -311,9 +436,11 @@ fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// The workflow commands; `summary` is the last line when nothing drifted.
 fn github(
     drifts: &[Drift],
     unfit: &[Unfit],
+    summary: &str,
     fix: &str,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -330,10 +457,7 @@ fn github(
         )?;
     }
     if drifts.is_empty() {
-        return writeln!(
-            out,
-            "tooltable: the committed docs and manifest match the #[tool] handlers"
-        );
+        return writeln!(out, "{summary}");
     }
     for drift in drifts {
         let tools = if drift.tools.is_empty() {

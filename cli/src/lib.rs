@@ -71,8 +71,11 @@ enum Command {
         configuration: Configuration,
     },
     /// Compare the committed docs and manifest with the sources; exit 1 on drift.
+    ///
+    /// Given a manifest file (any server's `tools.json`) rather than a crate,
+    /// check its tools against the `--clients` profiles only.
     Check {
-        /// The crate's directory (the one holding Cargo.toml).
+        /// The crate's directory (the one holding Cargo.toml), or a manifest file.
         #[arg(default_value = ".")]
         crate_dir: PathBuf,
         #[command(flatten)]

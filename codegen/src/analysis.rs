@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use tooltable_rules::clients::Client;
 use tooltable_rules::wire::manifest::Manifest;
 
-pub use crate::diagnostic::{Diagnostic, Level, Location};
+pub use crate::diagnostic::{ClientFinding, Diagnostic, Level, Location};
 pub use crate::emit::write::FileKind;
 pub use crate::scan::cfg::CfgEnv;
 
@@ -147,16 +147,11 @@ impl Analysis {
     /// The tools against the client profiles `profiles`, as the build
     /// checks those the crate names in `clients` (at the levels its
     /// `client_levels` gives), sorted by place.
-    pub fn client_diagnostics(&self, profiles: &[Client]) -> Vec<Diagnostic> {
-        let mut found = Vec::new();
-        describe::check_clients(
-            profiles,
-            &self.config,
-            &self.krate,
-            &self.table.tools,
-            &mut found,
-        );
-        diagnostic::sorted(found)
+    pub fn client_findings(&self, profiles: &[Client]) -> Vec<ClientFinding> {
+        let mut found =
+            describe::check_clients(profiles, &self.config, &self.krate, &self.table.tools);
+        found.sort_by(|a, b| diagnostic::order(&a.diagnostic, &b.diagnostic));
+        found
     }
 
     /// Whether any diagnostic is an error.

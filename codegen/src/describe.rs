@@ -8,7 +8,7 @@
 //! with its file, line and column.
 
 use crate::config::Config;
-use crate::diagnostic::{Diagnostic, Location};
+use crate::diagnostic::{ClientFinding, Diagnostic, Location};
 use crate::lower::{Contract, LowerError, Lowerer};
 use crate::model::ToolDecl;
 use crate::resolve::Resolved;
@@ -19,7 +19,7 @@ use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
-use tooltable_rules::clients::{Client, Level};
+use tooltable_rules::clients::{Client, Level, Violation};
 use tooltable_rules::context::Cost;
 use tooltable_rules::info::ToolInfo;
 use tooltable_rules::names::validate_name;
@@ -225,7 +225,11 @@ pub fn describe(config: &Config, krate: &Crate, decls: Vec<ToolDecl>) -> (Table,
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     check_duplicates(krate, &tools, &mut diagnostics);
-    check_clients(&config.clients, config, krate, &tools, &mut diagnostics);
+    diagnostics.extend(
+        check_clients(&config.clients, config, krate, &tools)
+            .into_iter()
+            .map(|finding| finding.diagnostic),
+    );
     check_model_text(config, krate, &tools, &mut diagnostics);
     check_context_budget(config, krate, &tools, &mut diagnostics);
     let context = context_type(krate, &lowerer, &tools, &mut diagnostics);
@@ -319,39 +323,44 @@ pub(crate) fn check_clients(
     config: &Config,
     krate: &Crate,
     tools: &[DescribedTool],
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Vec<ClientFinding> {
+    let mut found = Vec::new();
+    let mut report = |profile, tool: &DescribedTool, span, violation: Violation, what: &str| {
+        if let Some(report) = reported(config.level(violation.rule)) {
+            found.push(ClientFinding {
+                diagnostic: report(
+                    krate.location(tool.decl.module, span),
+                    format!("tool `{}` {what} `{profile}`: {violation}", tool.name),
+                ),
+                profile,
+                tool: tool.name.clone(),
+                violation,
+            });
+        }
+    };
     for &profile in profiles {
         for tool in tools {
-            let names = clients::names::check(profile, &config.server_name, &tool.name);
-            let schemas = clients::schemas::check(profile, &tool.descriptor);
-            for violation in names.into_iter().chain(schemas) {
+            let violations =
+                clients::check_tool(profile, &config.server_name, &tool.name, &tool.descriptor);
+            for violation in violations {
                 let span = place_of(tool, &violation.pointer, tool.decl.name_span);
-                let Some(report) = reported(config.level(violation.rule)) else {
-                    continue;
-                };
-                diagnostics.push(report(
-                    krate.location(tool.decl.module, span),
-                    format!("tool `{}` does not fit `{profile}`: {violation}", tool.name),
-                ));
+                report(profile, tool, span, violation, "does not fit");
             }
         }
         if let Some(violation) = clients::count::check(profile, tools.len())
             && let Some((most, ..)) = clients::count::limit(profile)
             && let Some(first_over) = tools.get(most)
         {
-            let Some(report) = reported(config.level(violation.rule)) else {
-                continue;
-            };
-            diagnostics.push(report(
-                krate.location(first_over.decl.module, first_over.decl.name_span),
-                format!(
-                    "tool `{}` is one too many for `{profile}`: {violation}",
-                    first_over.name
-                ),
-            ));
+            report(
+                profile,
+                first_over,
+                first_over.decl.name_span,
+                violation,
+                "is one too many for",
+            );
         }
     }
+    found
 }
 
 fn describe_tool(

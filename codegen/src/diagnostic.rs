@@ -68,6 +68,22 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// A client rule a tool breaks, as reported: the diagnostic at the tool's
+/// name or parameter type, with the tool and the rule it breaks.
+#[derive(Clone, Debug)]
+pub struct ClientFinding {
+    /// How it is reported.
+    pub diagnostic: Diagnostic,
+    /// The profile checked, which for `portable` is not the client the
+    /// rule belongs to.
+    pub profile: tooltable_rules::clients::Client,
+    /// The tool: the one that breaks the rule, or for a tool set over a
+    /// client's limit, the first tool past it.
+    pub tool: String,
+    /// The rule, its client and what the client does.
+    pub violation: tooltable_rules::clients::Violation,
+}
+
 impl Diagnostic {
     /// An error at `location`.
     pub fn error(location: Location, message: impl Into<String>) -> Diagnostic {
@@ -123,12 +139,16 @@ impl fmt::Display for Diagnostic {
 /// Sorts diagnostics by place, errors of one place before its warnings, and
 /// drops exact repeats.
 pub fn sorted(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diagnostics.sort_by(|a, b| {
-        a.location
-            .cmp(&b.location)
-            .then(b.level.cmp(&a.level))
-            .then(a.message.cmp(&b.message))
-    });
+    diagnostics.sort_by(order);
     diagnostics.dedup();
     diagnostics
+}
+
+/// The order diagnostics are reported in: by place, errors first, then by
+/// message.
+pub(crate) fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    a.location
+        .cmp(&b.location)
+        .then(b.level.cmp(&a.level))
+        .then(a.message.cmp(&b.message))
 }

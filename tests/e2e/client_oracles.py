@@ -1,6 +1,7 @@
 """The clients' own code as oracles for tooltable's `gemini` and `openai-strict` rules.
 
     python client_oracles.py MANIFEST
+    tooltable check --clients gemini,openai-strict --format json MANIFEST > OURS.json
     python client_oracles.py MANIFEST --compare OURS.json
 
 For each tool of a manifest (tools.json), prints one JSON line per oracle:
@@ -24,9 +25,10 @@ google-genai's own MCP path (`_mcp_utils.mcp_to_gemini_tool`) and
 it, so they are not oracles of the served schema. Needs the PyPI packages
 google-genai and openai-agents.
 
-`--compare OURS.json` takes our rules' verdicts, `{"gemini": [refused tool
-names], "openai-strict": [...]}`, and exits 1 listing every tool where an
-oracle and our rules disagree, but for the known differences of KNOWN below.
+`--compare OURS.json` takes our rules' verdicts, the JSON report of
+`tooltable check --clients gemini,openai-strict` on the same manifest, and
+exits 1 listing every tool where an oracle and our rules disagree, but for
+the known differences of KNOWN below.
 """
 
 from __future__ import annotations
@@ -239,6 +241,14 @@ KNOWN: list[Known] = [
     Known(
         "openai-strict",
         True,
+        lambda d: _uses(d, lambda n: isinstance(n.get("items"), bool)),
+        "OS5 boolean subschema: the strict conversion recurses into `items` only when it is"
+        " an object and leaves `items: true` as it is (a boolean property schema it refuses);"
+        " strict mode asks every schema for a `type`",
+    ),
+    Known(
+        "openai-strict",
+        True,
         lambda d: _uses(d, lambda n: "array" in _types(n) and "items" not in n),
         "O5: the strict conversion does not look at `items`",
     ),
@@ -307,6 +317,15 @@ def compare(
     return disagree, known
 
 
+def refused(report: dict[str, Any]) -> dict[str, list[str]]:
+    """The tools each profile refuses, from `tooltable check --format json`."""
+    found: dict[str, list[str]] = {}
+    for problem in report.get("clients", []):
+        if problem["level"] == "error":
+            found.setdefault(problem["profile"], []).append(problem["tool"])
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("manifest", type=Path)
@@ -318,7 +337,7 @@ def main() -> int:
         print(json.dumps(verdict.__dict__))
     if args.compare is None:
         return 0
-    ours: dict[str, list[str]] = json.loads(args.compare.read_text())
+    ours = refused(json.loads(args.compare.read_text()))
     descriptors = {t["descriptor"]["name"]: t["descriptor"] for t in manifest["tools"]}
     named = {n for names in ours.values() for n in names}
     unknown = sorted((named - set(descriptors)) | (set(ours) - set(PROFILE.values())))

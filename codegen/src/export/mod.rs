@@ -167,10 +167,8 @@ pub fn render(
                     schema = gemini::gemini_parameters(schema);
                 }
                 let exported = json!({"name": tool.name, "inputSchema": schema});
-                let violations = clients::names::check(client, "", &tool.name)
-                    .into_iter()
-                    .chain(clients::schemas::check(client, &exported));
-                errors.extend(violations.map(|violation| {
+                let violations = clients::check_tool(client, "", &tool.name, &exported);
+                errors.extend(violations.into_iter().map(|violation| {
                     format!(
                         "tool `{}` cannot be exported to `{client}`: {violation}",
                         tool.name

@@ -20,7 +20,17 @@ pub mod count;
 pub mod names;
 pub mod schemas;
 
+use serde_json::Value;
 use std::fmt;
+
+/// Every rule of `client` on one tool: its name as `client` shows it from
+/// a server called `server`, and its descriptor's schemas. The tool set's
+/// size is [`count::check`]'s.
+pub fn check_tool(client: Client, server: &str, name: &str, descriptor: &Value) -> Vec<Violation> {
+    let mut found = names::check(client, server, name);
+    found.extend(schemas::check(client, descriptor));
+    found
+}
 
 /// A client, or model API, whose rules a tool set can be checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -176,17 +176,25 @@ fn walk(schema: &Value, pointer: &str, visit: &mut dyn FnMut(&Map<String, Value>
         return;
     };
     visit(node, pointer);
+    for (here, child) in subschemas(node, pointer) {
+        walk(child, &here, visit);
+    }
+}
+
+/// The schemas `node` holds under its keywords, each with its pointer.
+fn subschemas<'a>(node: &'a Map<String, Value>, pointer: &str) -> Vec<(String, &'a Value)> {
+    let mut found = Vec::new();
     for (key, value) in node {
         let here = format!("{pointer}/{}", escape(key));
         match key.as_str() {
             "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                 for (name, child) in value.as_object().into_iter().flatten() {
-                    walk(child, &format!("{here}/{}", escape(name)), visit);
+                    found.push((format!("{here}/{}", escape(name)), child));
                 }
             }
             "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
                 for (index, child) in value.as_array().into_iter().flatten().enumerate() {
-                    walk(child, &format!("{here}/{index}"), visit);
+                    found.push((format!("{here}/{index}"), child));
                 }
             }
             "items"
@@ -198,10 +206,28 @@ fn walk(schema: &Value, pointer: &str, visit: &mut dyn FnMut(&Map<String, Value>
             | "contains"
             | "propertyNames"
             | "unevaluatedProperties"
-            | "unevaluatedItems" => {
-                walk(value, &here, visit);
-            }
+            | "unevaluatedItems" => found.push((here, value)),
             _ => {}
+        }
+    }
+    found
+}
+
+/// A subschema written as `true` or `false` where a client takes only
+/// schema objects; `additionalProperties`, which strict mode demands as
+/// `false`, is left to the rules on that keyword.
+fn boolean_subschemas(found: &mut Findings, rule: Rule, node: &Map<String, Value>, pointer: &str) {
+    for (here, child) in subschemas(node, pointer) {
+        if let Value::Bool(value) = child
+            && !here.ends_with("/additionalProperties")
+        {
+            found.add(
+                rule,
+                Effect::RequestRefused,
+                here,
+                format!("a subschema is the boolean `{value}`, not a schema object"),
+                "a `serde_json::Value` (alone or in a `Vec`) writes `true`: give the field a concrete type",
+            );
         }
     }
 }
@@ -338,6 +364,7 @@ const GEMINI_KEYWORDS: [&str; 22] = [
 
 fn gemini(found: &mut Findings, input: &Value) {
     walk(input, "/inputSchema", &mut |node, pointer| {
+        boolean_subschemas(found, Rule::G3, node, pointer);
         for key in node
             .keys()
             .filter(|k| !GEMINI_KEYWORDS.contains(&k.as_str()))
@@ -408,6 +435,22 @@ fn gemini(found: &mut Findings, input: &Value) {
 /// The keywords strict mode refuses, and its demands on every object
 /// (OpenAI Structured Outputs, "Supported schemas").
 fn strict(found: &mut Findings, node: &Map<String, Value>, pointer: &str) {
+    boolean_subschemas(found, Rule::OS5, node, pointer);
+    // A `$ref` stands alone: strict mode refuses keywords beside it, such
+    // as the `description` a doc comment on a field of a named type adds
+    // (openai/openai-python `_ensure_strict_json_schema` inlines such a
+    // reference for that reason, as the Agents SDK does).
+    if node.contains_key("$ref")
+        && let Some(other) = node.keys().find(|k| *k != "$ref")
+    {
+        found.add(
+            Rule::OS5,
+            Effect::RequestRefused,
+            format!("{pointer}/{other}"),
+            format!("a `$ref` stands beside `{other}`, which strict mode refuses"),
+            "set `inline_subschemas = true` in [package.metadata.tooltable], so the type's schema is written in place, or remove the doc comment or attribute that adds the keyword to the field",
+        );
+    }
     for keyword in [
         "allOf",
         "not",
@@ -425,7 +468,7 @@ fn strict(found: &mut Findings, node: &Map<String, Value>, pointer: &str) {
                 Effect::RequestRefused,
                 format!("{pointer}/{keyword}"),
                 format!("the schema uses `{keyword}`, which strict mode refuses"),
-                "export the tools with `tooltable export --format openai-strict`, which rewrites them for strict mode, or serve them to OpenAI without `strict`",
+                "export the tools with `tooltable export --format openai --strict`, which rewrites them for strict mode, or serve them to OpenAI without `strict`",
             );
         }
     }
@@ -438,7 +481,7 @@ fn strict(found: &mut Findings, node: &Map<String, Value>, pointer: &str) {
             Effect::RequestRefused,
             pointer.into(),
             "an object schema does not set `additionalProperties: false`".into(),
-            "add `#[serde(deny_unknown_fields)]` to the struct, or export the tools with `tooltable export --format openai-strict`",
+            "add `#[serde(deny_unknown_fields)]` to the struct, or export the tools with `tooltable export --format openai --strict`",
         );
     }
     let required: Vec<&str> = node
@@ -460,7 +503,7 @@ fn strict(found: &mut Findings, node: &Map<String, Value>, pointer: &str) {
             Effect::RequestRefused,
             format!("{pointer}/properties/{}", escape(optional)),
             format!("the property `{optional}` is not required"),
-            "make every field required (strict mode writes an optional one as a union with `null`), or export the tools with `tooltable export --format openai-strict`",
+            "make every field required (strict mode writes an optional one as a union with `null`), or export the tools with `tooltable export --format openai --strict`",
         );
     }
 }
@@ -514,6 +557,41 @@ mod tests {
             found[1].to_string(),
             "a schema's `type` is a list (and in 1 other place), so the Gemini API refuses every request that carries it (HTTP 400), until the server is removed (rule G4, at `/inputSchema/$defs/Page/properties/n/type`); an `Option<T>` writes `[T, \"null\"]`: make the field required, or give it a plain type with `#[serde(default)]`"
         );
+    }
+
+    #[test]
+    fn a_boolean_subschema_is_refused_by_gemini_and_strict_mode() {
+        let input = json!({
+            "type": "object",
+            "properties": {"any": {"type": "array", "items": true}},
+            "required": ["any"],
+            "additionalProperties": false,
+        });
+        let pointer = "/inputSchema/properties/any/items".to_owned();
+        assert_eq!(
+            rules(Client::Gemini, input.clone()),
+            [
+                (Rule::G3, "/inputSchema/additionalProperties".into()),
+                (Rule::G3, pointer.clone())
+            ]
+        );
+        assert_eq!(rules(Client::OpenAiStrict, input), [(Rule::OS5, pointer)]);
+    }
+
+    #[test]
+    fn a_reference_beside_a_description_is_refused_by_strict_mode_alone() {
+        let input = json!({
+            "type": "object",
+            "properties": {"page": {"$ref": "#/$defs/Page", "description": "Which page."}},
+            "required": ["page"],
+            "additionalProperties": false,
+            "$defs": {"Page": {"type": "object", "properties": {}, "additionalProperties": false}},
+        });
+        assert_eq!(
+            rules(Client::OpenAiStrict, input.clone()),
+            [(Rule::OS5, "/inputSchema/properties/page/description".into())]
+        );
+        assert_eq!(rules(Client::OpenAi, input), []);
     }
 
     #[test]

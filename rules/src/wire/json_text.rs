@@ -11,8 +11,13 @@
 //! in the order they are declared, its free-form values wrapped in
 //! [`Sorted`].
 
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
 
 /// A JSON value that serializes with the keys of every object, at every
 /// depth, in byte order.
@@ -64,10 +69,119 @@ pub fn to_pretty(value: &Value) -> String {
     pretty(&Sorted(value))
 }
 
+/// The first member written twice in one object of `text`: the pointer of
+/// the object and the member's name. JSON parsers disagree on which of two
+/// such members counts (serde_json keeps the last, others the first), so a
+/// file read here with one would not mean one thing. `None` when every
+/// object names each member once, or when `text` is not JSON (its parse
+/// says why).
+pub fn duplicate_member(text: &str) -> Option<(String, String)> {
+    let found = RefCell::new(None);
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let _ = DeserializeSeed::deserialize(
+        Members {
+            pointer: String::new(),
+            found: &found,
+        },
+        &mut reader,
+    );
+    found.into_inner()
+}
+
+/// The walk of [`duplicate_member`]: one value, at `pointer`.
+struct Members<'a> {
+    pointer: String,
+    found: &'a RefCell<Option<(String, String)>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Members<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Members<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
+        let mut index = 0usize;
+        while items
+            .next_element_seed(Members {
+                pointer: format!("{}/{index}", self.pointer),
+                found: self.found,
+            })?
+            .is_some()
+        {
+            index += 1;
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<(), A::Error> {
+        let mut names = HashSet::new();
+        while let Some(name) = members.next_key::<Cow<'de, str>>()? {
+            let here = format!(
+                "{}/{}",
+                self.pointer,
+                name.replace('~', "~0").replace('/', "~1")
+            );
+            if !names.insert(name.clone()) && self.found.borrow().is_none() {
+                *self.found.borrow_mut() = Some((self.pointer.clone(), name.into_owned()));
+            }
+            members.next_value_seed(Members {
+                pointer: here,
+                found: self.found,
+            })?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_member_written_twice_is_found_with_its_object() {
+        assert_eq!(
+            duplicate_member(r#"{"a": [1, {"b": 1, "c": 2}], "d": {}}"#),
+            None
+        );
+        assert_eq!(
+            duplicate_member(r#"{"a": [1, {"b": 1, "b\u0022": 2, "b": 3}]}"#),
+            Some(("/a/1".into(), "b".into()))
+        );
+        assert_eq!(
+            duplicate_member(r#"{"x/y": {"\u006e": 1, "n": 2}}"#),
+            Some(("/x~1y".into(), "n".into()))
+        );
+    }
 
     #[test]
     fn compact_text_sorts_keys_and_parses_back_to_the_same_value() {

@@ -173,9 +173,8 @@ impl std::error::Error for BatchError {}
 /// run time cannot load where a baked one could not.
 fn unfit(settings: &Settings, name: &str, descriptor: &Value) -> Option<String> {
     settings.clients.iter().find_map(|&profile| {
-        clients::names::check(profile, settings.server_name, name)
+        clients::check_tool(profile, settings.server_name, name, descriptor)
             .into_iter()
-            .chain(clients::schemas::check(profile, descriptor))
             .find(|v| settings.level(v.rule) == Level::Error)
             .map(|v| format!("it does not fit `{profile}`: {v}"))
     })
