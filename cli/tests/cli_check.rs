@@ -2,7 +2,10 @@
 //! the tool after each kind of edit, with a diff and the fixing command.
 
 use crate::common;
-use common::{cargo_tooltable, copy_of_example, example, tooltable, tooltable_binary};
+use common::{
+    cargo_tooltable, copy_of_example, example, example_without_lowerings, tooltable,
+    tooltable_binary,
+};
 
 fn check(dir: &std::path::Path) -> common::Run {
     tooltable(&["check", dir.to_str().unwrap()])
@@ -249,7 +252,8 @@ fn another_configuration_is_checked_when_named_and_its_fix_names_it_too() {
 
 #[test]
 fn clients_named_on_the_command_line_are_checked_and_annotated_for_github() {
-    let path = example().to_str().unwrap().to_owned();
+    let dir = example_without_lowerings();
+    let path = dir.path().to_str().unwrap().to_owned();
     let fits = tooltable(&["check", &path, "--clients", "claude-code,cursor"]);
     assert_eq!(fits.code, 0, "{}{}", fits.stdout, fits.stderr);
     assert!(fits.stdout.starts_with("ok: "), "{}", fits.stdout);
@@ -280,8 +284,14 @@ fn clients_named_on_the_command_line_are_checked_and_annotated_for_github() {
 
     let json = tooltable(&["check", &path, "--clients", "openai", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-    assert_eq!(report["status"], "ok", "the committed files match");
+    assert_eq!(
+        report["status"], "unfit",
+        "the committed files match, and a tool breaks a rule"
+    );
     assert_eq!(report["clients"][0]["level"], "error");
+    assert_eq!(report["clients"][0]["profile"], "openai");
+    assert_eq!(report["clients"][0]["tool"], "notes_stats");
+    assert_eq!(report["clients"][0]["rule"], "O4");
     assert!(report["clients"][0]["line"].as_u64().unwrap() > 0);
 
     let unknown = tooltable(&["check", &path, "--clients", "claude"]);
@@ -292,5 +302,68 @@ fn clients_named_on_the_command_line_are_checked_and_annotated_for_github() {
             .contains("`claude` is not a client profile; the profiles are `portable`"),
         "{}",
         unknown.stderr
+    );
+}
+
+#[test]
+fn a_manifest_file_is_checked_against_the_clients_at_each_tools_entry() {
+    let dir = example_without_lowerings();
+    let manifest = dir.path().join("tools.json");
+    let path = manifest.to_str().unwrap();
+    let text = tooltable(&["check", path, "--clients", "openai"]);
+    assert_eq!(text.code, 1, "{}{}", text.stdout, text.stderr);
+    let committed = std::fs::read_to_string(&manifest).unwrap();
+    let entry = committed
+        .lines()
+        .position(|line| line.trim() == r#""name": "notes_stats","#)
+        .unwrap();
+    assert_eq!(
+        text.stdout.lines().next().unwrap(),
+        format!(
+            "error: {path}:{}:7: tool `notes_stats` does not fit `openai`: the input schema has no `properties`, so the OpenAI API refuses every request that carries it (HTTP 400), until the server is removed (rule O4, at `/inputSchema`); a tool without parameters is served the schema the MCP specification recommends, `{{\"type\": \"object\", \"additionalProperties\": false}}`: take as parameters an empty struct that adds them, `#[schemars(extend(\"properties\" = {{}}))] struct Params {{}}`",
+            entry + 1
+        )
+    );
+    assert_eq!(
+        text.stdout.lines().last().unwrap(),
+        format!("unfit: 1 of the 8 tools of {path} do not fit `openai`")
+    );
+
+    let fits = tooltable(&["check", path, "--clients", "claude-code,cursor"]);
+    assert_eq!(fits.code, 0, "{}{}", fits.stdout, fits.stderr);
+    assert_eq!(
+        fits.stdout,
+        format!("ok: the 8 tools of {path} fit `claude-code`, `cursor`\n")
+    );
+
+    let json = tooltable(&["check", path, "--clients", "openai", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["status"], "unfit");
+    assert_eq!(report["crate"], "notes-server");
+    assert_eq!(report["clients"][0]["tool"], "notes_stats");
+    assert_eq!(report["clients"][0]["line"], entry + 1);
+}
+
+#[test]
+fn a_manifest_file_without_clients_or_with_a_crates_configuration_is_refused_saying_why() {
+    let manifest = example().join("tools.json");
+    let path = manifest.to_str().unwrap();
+    let bare = tooltable(&["check", path]);
+    assert_eq!(bare.code, 2);
+    assert!(
+        bare.stderr.contains(&format!(
+            "{path} is a manifest file, with no #[tool] handlers to compare it with: give `--clients`"
+        )),
+        "{}",
+        bare.stderr
+    );
+    let release = tooltable(&["check", path, "--clients", "portable", "--release"]);
+    assert_eq!(release.code, 2);
+    assert!(
+        release
+            .stderr
+            .contains("is a manifest file, so leave them out"),
+        "{}",
+        release.stderr
     );
 }

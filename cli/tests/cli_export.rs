@@ -3,7 +3,7 @@
 //! documented strict-mode rules, and names a target forbids are errors.
 
 use crate::common;
-use common::{TempDir, example, tooltable};
+use common::{TempDir, example, example_without_lowerings, tooltable};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -450,7 +450,8 @@ fn anthropic_and_openai_exports_carry_name_description_and_schema() {
 
 #[test]
 fn the_gemini_export_writes_nullable_types_and_parameterless_tools_in_geminis_dialect() {
-    let run = export(&example(), "gemini", false);
+    let dir = example_without_lowerings();
+    let run = export(dir.path(), "gemini", false);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let gemini: Value = serde_json::from_str(&run.stdout).unwrap();
     let declarations = gemini["functionDeclarations"].as_array().unwrap();
@@ -467,7 +468,7 @@ fn the_gemini_export_writes_nullable_types_and_parameterless_tools_in_geminis_di
         find("notes_stats")["parameters"],
         json!({"type": "object", "properties": {}})
     );
-    let openai: Value = serde_json::from_str(&export(&example(), "openai", false).stdout).unwrap();
+    let openai: Value = serde_json::from_str(&export(dir.path(), "openai", false).stdout).unwrap();
     let stats = openai
         .as_array()
         .unwrap()

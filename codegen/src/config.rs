@@ -10,6 +10,7 @@ use crate::diagnostic::{Diagnostic, Location};
 use std::path::{Path, PathBuf};
 use tooltable_rules::clients::{Client, Level, Rule};
 use tooltable_rules::context::Budget;
+use tooltable_rules::lowering::Lowering;
 use tooltable_rules::meta_keys;
 use tooltable_rules::model_text::Lint;
 use tooltable_rules::names::NameProfile;
@@ -18,7 +19,7 @@ use tooltable_rules::names::NameProfile;
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 17] = [
+pub const KEYS: [&str; 18] = [
     "manifest",
     "docs",
     "docs_template",
@@ -36,6 +37,7 @@ pub const KEYS: [&str; 17] = [
     "client_levels",
     "lint_levels",
     "context_budget",
+    "lowerings",
 ];
 
 /// `[package.metadata.tooltable]` as serde reads it: a field per key of
@@ -55,7 +57,8 @@ struct Settings {
     features: Option<Features>,
     default_features: Option<Switch>,
     profile: Option<Release>,
-    clients: Option<Clients>,
+    clients: Option<Named<Client>>,
+    lowerings: Option<Named<Lowering>>,
     server_name: Option<Text>,
     client_levels: Option<Levels<Rule>>,
     lint_levels: Option<Levels<Lint>>,
@@ -168,33 +171,66 @@ impl<'de> serde::Deserialize<'de> for Prefixes {
     }
 }
 
-/// The client profiles the tool set must fit.
-struct Clients(Vec<Client>);
+/// A list of names from a closed set: `clients` or `lowerings`.
+struct Named<T>(Vec<T>);
 
-impl<'de> serde::Deserialize<'de> for Clients {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Clients, D::Error> {
+/// A closed set a [`Named`] list takes its names from.
+trait Spelled: Sized + PartialEq {
+    /// What one name is, after "which is not".
+    const ONE: &'static str;
+    /// What the list is, with an example.
+    const LIST: &'static str;
+    /// Parses a name.
+    fn parse(text: &str) -> Option<Self>;
+    /// Every name, for the error.
+    fn spellings() -> String;
+}
+
+impl Spelled for Client {
+    const ONE: &'static str = "a client profile; the profiles are";
+    const LIST: &'static str = "a list of client profiles, such as [\"claude-code\", \"cursor\"]";
+    fn parse(text: &str) -> Option<Client> {
+        Client::parse(text)
+    }
+    fn spellings() -> String {
+        Client::spellings()
+    }
+}
+
+impl Spelled for Lowering {
+    const ONE: &'static str = "a lowering; the lowerings are";
+    const LIST: &'static str = "a list of lowerings, such as [\"empty-parameters\"]";
+    fn parse(text: &str) -> Option<Lowering> {
+        Lowering::parse(text)
+    }
+    fn spellings() -> String {
+        Lowering::spellings()
+    }
+}
+
+impl<'de, T: Spelled> serde::Deserialize<'de> for Named<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Named<T>, D::Error> {
         let toml::Value::Array(items) = toml::Value::deserialize(deserializer)? else {
-            return Err(serde::de::Error::custom(
-                "must be a list of client profiles, such as [\"claude-code\", \"cursor\"]",
-            ));
+            return Err(serde::de::Error::custom(format!("must be {}", T::LIST)));
         };
-        let mut clients = Vec::with_capacity(items.len());
+        let mut names = Vec::with_capacity(items.len());
         for item in items {
-            let client = item.as_str().and_then(Client::parse).ok_or_else(|| {
+            let name = item.as_str().and_then(T::parse).ok_or_else(|| {
                 let named = match &item {
                     toml::Value::String(text) => format!("`\"{text}\"`"),
                     other => format!("a {}", other.type_str()),
                 };
                 serde::de::Error::custom(format!(
-                    "names {named}, which is not a client profile; the profiles are {}",
-                    Client::spellings()
+                    "names {named}, which is not {} {}",
+                    T::ONE,
+                    T::spellings()
                 ))
             })?;
-            if !clients.contains(&client) {
-                clients.push(client);
+            if !names.contains(&name) {
+                names.push(name);
             }
         }
-        Ok(Clients(clients))
+        Ok(Named(names))
     }
 }
 
@@ -426,6 +462,8 @@ pub struct Config {
     pub namespace: String,
     /// Inline every subschema instead of using `$ref`, as schemars' setting of that name.
     pub inline_subschemas: bool,
+    /// The rewrites of served input schemas the crate opts into.
+    pub lowerings: Vec<Lowering>,
     /// Accept destructive tools without `confirm` without a warning.
     pub allow_unconfirmed_destructive: bool,
     /// The build configuration the committed manifest and docs describe.
@@ -573,6 +611,7 @@ impl Config {
                 .is_some_and(|on| on.0),
             committed,
             clients: read.clients.map(|c| c.0).unwrap_or_default(),
+            lowerings: read.lowerings.map(|l| l.0).unwrap_or_default(),
             server_name,
             client_levels: read.client_levels.map(|l| l.0).unwrap_or_default(),
             lint_levels: read.lint_levels.map(|l| l.0).unwrap_or_default(),
@@ -656,6 +695,7 @@ mod tests {
             client_levels = { A4 = "warn", VS5 = "allow" }
             lint_levels = { undocumented = "allow", too-long = "error" }
             context_budget = { listing = 20000, tool = 1500 }
+            lowerings = ["optional-not-null", "empty-parameters", "optional-not-null"]
             "#;
         for key in KEYS {
             assert!(
@@ -692,6 +732,11 @@ mod tests {
             }
         );
         assert_eq!(c.context_budget_at.map(|at| at.line), Some(25));
+        assert_eq!(
+            c.lowerings,
+            [Lowering::OptionalNotNull, Lowering::EmptyParameters],
+            "in the order named, each once"
+        );
         assert_eq!(
             c.committed,
             Declared {

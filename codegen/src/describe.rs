@@ -28,7 +28,7 @@ use tooltable_rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::fingerprint::{self, Fingerprint};
 use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
-use tooltable_rules::{clients, confirm, limits, model_text, schema, search_hint};
+use tooltable_rules::{clients, confirm, limits, lowering, model_text, schema, search_hint};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -433,6 +433,7 @@ fn describe_tool(
             }
         },
     };
+    lowering::lower_input(&config.lowerings, &mut input_schema);
     if let Some(c) = &attr.confirm
         && input_schema.is_object()
         && let Err(e) = confirm::inject(&mut input_schema, &c.value)

@@ -248,6 +248,71 @@ fn a_client_profile_nobody_knows_is_refused_with_the_profiles_listed() {
     );
 }
 
+#[test]
+fn a_lowering_nobody_knows_is_refused_with_the_lowerings_listed() {
+    let krate = temp_crate(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nlowerings = [\"empty-parameters\", \"no-null\"]\n",
+        ),
+        ("src/lib.rs", ""),
+    ]);
+    let Err(errors) = analyze(&krate.0, &CfgEnv::default()) else {
+        panic!("an unknown lowering is refused");
+    };
+    let found: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        found,
+        [
+            "Cargo.toml:4:13: [package.metadata.tooltable] `lowerings` names `\"no-null\"`, which is not a lowering; the lowerings are `empty-parameters`, `optional-not-null`"
+        ]
+    );
+}
+
+#[test]
+fn the_lowerings_a_crate_names_rewrite_its_served_input_schemas_and_the_client_checks_see_them() {
+    let source = concat!(
+        "#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]\n",
+        "pub struct Maybe {\n    /// A tag.\n    pub tag: Option<String>,\n}\n",
+        "/// Maybe.\n#[tool(tier = read)]\nfn maybe(p: Maybe) -> Maybe { p }\n",
+        "/// None.\n#[tool(tier = read)]\nfn none() -> String { String::new() }\n",
+    );
+    let manifest = |lowerings: &str| {
+        format!(
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nclients = [\"gemini\", \"openai\"]\n{lowerings}"
+        )
+    };
+    let plain = diagnostics(&[("Cargo.toml", &manifest("")), ("src/lib.rs", source)]);
+    assert_eq!(
+        plain.len(),
+        3,
+        "G4 on `maybe`, G3 and O4 on `none`: {plain:#?}"
+    );
+
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            &manifest("lowerings = [\"empty-parameters\", \"optional-not-null\"]\n"),
+        ),
+        ("src/lib.rs", source),
+    ]);
+    assert_eq!(messages(&analysis), Vec::<String>::new());
+    let tools = analysis.manifest().tools;
+    assert_eq!(
+        tools[0].descriptor["inputSchema"],
+        serde_json::json!({"type": "object", "properties": {"tag": {"type": "string", "description": "A tag."}}})
+    );
+    assert_eq!(
+        tools[0].descriptor["outputSchema"]["properties"]["tag"]["type"],
+        serde_json::json!(["string", "null"]),
+        "an output schema is never lowered"
+    );
+    assert_eq!(
+        tools[1].descriptor["inputSchema"],
+        serde_json::json!({"type": "object", "properties": {}})
+    );
+}
+
 fn temp_crate(files: &[(&str, &str)]) -> TempCrate {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
@@ -628,7 +693,7 @@ fn a_method_tool_takes_its_impl_as_context() {
     assert_eq!(analysis.diagnostics(), []);
     // The generated file is tokens; how they are spaced is not the point.
     let tokens: String = analysis.table_source().split_whitespace().collect();
-    assert!(tokens.contains("::tooltable::__private_v3::Table<crate::Server>"));
+    assert!(tokens.contains("::tooltable::__private_v4::Table<crate::Server>"));
 }
 
 #[test]
@@ -1052,4 +1117,203 @@ fn tools_in_the_binary_that_includes_the_table_are_read_beside_a_library() {
         .map(|t| t.name)
         .collect();
     assert_eq!(names, ["get_it"]);
+}
+
+/// A crate that breaks `rule` of `profile` once: its `src/lib.rs` and the
+/// pointer the error names (empty for a rule on the tool set).
+struct RuleCase {
+    rule: &'static str,
+    profile: &'static str,
+    source: String,
+    pointer: &'static str,
+}
+
+fn one_tool(attr: &str, params: &str) -> String {
+    format!(
+        "/// The tool.\n#[tool({attr}tier = read)]\nfn the_tool({params}) -> String {{ String::new() }}\n"
+    )
+}
+
+fn with_params(fields: &str) -> String {
+    format!(
+        "#[derive(serde::Deserialize, schemars::JsonSchema)]\npub struct Params {{\n{fields}\n}}\n{}",
+        one_tool("", "_p: Params")
+    )
+}
+
+fn tools(count: usize) -> String {
+    (0..count)
+        .map(|i| {
+            format!("/// T.\n#[tool(tier = read)]\nfn t{i:03}() -> String {{ String::new() }}\n")
+        })
+        .collect()
+}
+
+fn rule_cases() -> Vec<RuleCase> {
+    let dotted = one_tool("name = \"a.b\", ", "");
+    let long = one_tool(&format!("name = \"{}\", ", "n".repeat(60)), "");
+    let case = |rule, profile, source: &str, pointer| RuleCase {
+        rule,
+        profile,
+        source: source.to_owned(),
+        pointer,
+    };
+    let enum_params = format!(
+        "#[derive(serde::Deserialize, schemars::JsonSchema)]\n#[schemars(extend(\"type\" = \"object\"))]\npub enum Params {{\n    A {{ a: u32 }},\n    B {{ b: u32 }},\n}}\n{}",
+        one_tool("", "_p: Params")
+    );
+    let tuple = with_params("    pub pair: (String, u32),");
+    let optional = with_params("    pub title: Option<String>,");
+    vec![
+        case("A1", "claude-api", &dotted, "/name"),
+        case("A4", "claude-api", &enum_params, "/inputSchema/oneOf"),
+        case(
+            "A7",
+            "claude-api",
+            &with_params("    #[serde(rename = \"a b\")]\n    pub a: u32,"),
+            "/inputSchema/properties/a b",
+        ),
+        case("CC6", "claude-code", &dotted, "/name"),
+        case("CC2", "claude-code", &long, "/name"),
+        case("CD1", "claude-desktop", &dotted, "/name"),
+        case(
+            "CD2",
+            "claude-desktop",
+            "#[derive(serde::Serialize, schemars::JsonSchema)]\n#[schemars(extend(\"$schema\" = \"http://json-schema.org/draft-07/schema#\"))]\npub struct Out {\n    pub n: u32,\n}\n/// The tool.\n#[tool(tier = read)]\nfn the_tool() -> Out { Out { n: 1 } }\n",
+            "/outputSchema/$schema",
+        ),
+        case("CU1", "cursor", &long, "/name"),
+        case("CU2", "cursor", &tools(81), ""),
+        case("VS1", "vscode", &tools(129), ""),
+        case("VS2", "vscode", &long, "/name"),
+        case("VS4", "vscode", &tuple, "/inputSchema/properties/pair"),
+        case(
+            "VS5",
+            "vscode",
+            &format!(
+                "#[derive(serde::Deserialize, schemars::JsonSchema)]\n#[schemars(extend(\"$schema\" = \"http://json-schema.org/draft-07/schema#\"))]\npub struct Params {{\n    pub n: u32,\n}}\n{}",
+                one_tool("", "_p: Params")
+            ),
+            "/inputSchema/$schema",
+        ),
+        case("VS9", "vscode", &dotted, "/name"),
+        case(
+            "G1",
+            "gemini",
+            &one_tool("name = \"9lives\", ", ""),
+            "/name",
+        ),
+        case("G2", "gemini", &tools(513), ""),
+        case(
+            "G3",
+            "gemini",
+            &with_params("    pub any: Vec<serde_json::Value>,"),
+            "/inputSchema/properties/any/items",
+        ),
+        case(
+            "G4",
+            "gemini",
+            &optional,
+            "/inputSchema/properties/title/type",
+        ),
+        case(
+            "G5",
+            "gemini",
+            &with_params("    #[schemars(extend(\"required\" = [\"x\"]))]\n    pub s: String,"),
+            "/inputSchema/properties/s/required",
+        ),
+        case(
+            "G7",
+            "gemini",
+            &with_params("    #[schemars(extend(\"enum\" = [1, 2]))]\n    pub n: u32,"),
+            "/inputSchema/properties/n/enum",
+        ),
+        case("GC3", "gemini-cli", &long, "/name"),
+        case(
+            "GJ2",
+            "gemini-cli",
+            &format!(
+                "#[derive(serde::Deserialize, schemars::JsonSchema)]\npub struct Page {{\n    pub n: u32,\n}}\n{}",
+                with_params("    /// Which page.\n    pub page: Page,")
+            ),
+            "/inputSchema/properties/page/description",
+        ),
+        case("O1", "openai", &dotted, "/name"),
+        case("O2", "openai", &tools(129), ""),
+        case("O4", "openai", &one_tool("", ""), "/inputSchema"),
+        case("O5", "openai", &tuple, "/inputSchema/properties/pair"),
+        case("OS1", "openai-strict", &enum_params, "/inputSchema/oneOf"),
+        case(
+            "OS2",
+            "openai-strict",
+            &optional,
+            "/inputSchema/properties/title",
+        ),
+        case(
+            "OS3",
+            "openai-strict",
+            &with_params("    pub n: u32,"),
+            "/inputSchema",
+        ),
+        case(
+            "OS5",
+            "openai-strict",
+            &with_params("    #[serde(default)]\n    pub n: u32,"),
+            "/inputSchema/properties/n/default",
+        ),
+        case("CX1", "codex", &dotted, "/name"),
+        case("WS1", "windsurf", &dotted, "/name"),
+        case("WS2", "windsurf", &tools(101), ""),
+        case("P4", "portable", &tools(41), ""),
+    ]
+}
+
+#[test]
+fn every_client_rule_broken_once_is_a_located_error_naming_the_client_the_rule_the_pointer_and_the_fix()
+ {
+    let cases = rule_cases();
+    let covered: Vec<&str> = cases.iter().map(|c| c.rule).collect();
+    for rule in tooltable_rules::clients::Rule::ALL {
+        assert!(
+            covered.contains(&rule.as_str()),
+            "no case breaks rule {rule}"
+        );
+    }
+    for case in cases {
+        let manifest = format!(
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nnames = \"mcp\"\nclients = [\"{}\"]\nlint_levels = {{ undocumented = \"allow\" }}\n",
+            case.profile
+        );
+        let found = diagnostics(&[("Cargo.toml", &manifest), ("src/lib.rs", &case.source)]);
+        let marker = format!("(rule {}", case.rule);
+        let Some(message) = found.iter().find(|m| m.contains(&marker)) else {
+            panic!(
+                "rule {} of `{}` is not reported: {found:#?}",
+                case.rule, case.profile
+            );
+        };
+        let at = if case.pointer.is_empty() {
+            format!("{marker})")
+        } else {
+            format!("{marker}, at `{}`)", case.pointer)
+        };
+        let profile = tooltable_rules::clients::Client::parse(case.profile).unwrap();
+        let (place, sentence) = message.split_once(": ").unwrap();
+        let mut place = place.split(':');
+        assert_eq!(place.next(), Some("src/lib.rs"), "{message}");
+        assert!(
+            place.all(|n| n.parse::<usize>().is_ok_and(|n| n > 0)),
+            "{message}"
+        );
+        assert!(
+            sentence.starts_with("tool `")
+                && sentence.contains(&format!("`{}`: ", case.profile))
+                && sentence.contains(&at)
+                && message.split_once(&at).unwrap().1.starts_with("; ")
+                && (profile == tooltable_rules::clients::Client::Portable
+                    || sentence.contains(profile.display_name())),
+            "rule {}: {message}",
+            case.rule
+        );
+    }
 }

@@ -8,8 +8,9 @@
 //! second depending on the first:
 //!
 //! - the rules, at the root: names, tiers and annotations, confirmation,
-//!   `_meta` keys, schema rules, limits, search hints, and [`clients`]:
-//!   what each MCP client does with a tool it cannot take;
+//!   `_meta` keys, schema rules, limits, search hints, [`clients`]: what
+//!   each MCP client does with a tool it cannot take, and [`lowering`]:
+//!   the rewrites of served schemas an author can opt into for them;
 //! - [`wire`]: canonical JSON, descriptors, fingerprints, the manifest, the
 //!   name index's layout.
 //!
@@ -27,7 +28,7 @@
 /// built with, and declares it as `cfg(tooltable_contract = "N")`; the
 /// facade reads tables of exactly one version, and names the module
 /// generated code reaches `__private_vN`.
-pub const CONTRACT: u32 = 3;
+pub const CONTRACT: u32 = 4;
 
 pub mod clients;
 pub mod confirm;
@@ -36,6 +37,7 @@ pub mod declarations;
 pub mod icons;
 pub mod info;
 pub mod limits;
+pub mod lowering;
 pub mod meta_keys;
 pub mod model_text;
 pub mod names;

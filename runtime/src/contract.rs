@@ -2,7 +2,7 @@
 //!
 //! Everything the `#[tool]` macro's shims and the build script's generated
 //! table name is reached through this one module, which the `tooltable`
-//! facade re-exports as `__private_v3` (the number is [`crate::CONTRACT`]).
+//! facade re-exports as `__private_v4` (the number is [`crate::CONTRACT`]).
 //! It is not an API: generated code of another contract version never
 //! reaches it, because `include_table!` refuses such a table with one
 //! sentence before any of it is compiled.
@@ -18,6 +18,7 @@ pub use crate::call::shape::{
 pub use crate::rules::clients::{Client, Level, Rule};
 pub use crate::rules::confirm::Confirm;
 pub use crate::rules::info::ToolInfo;
+pub use crate::rules::lowering::Lowering;
 pub use crate::rules::names::NameProfile;
 #[cfg(feature = "schema-guard")]
 pub use crate::rules::schema::no_parameters;

@@ -14,6 +14,7 @@
 
 use crate::call::shape::Returned;
 use crate::rules::confirm::{self, Confirm};
+use crate::rules::lowering::{self, Lowering};
 use crate::rules::schema;
 use crate::table::Table;
 use crate::table::shim::Reference;
@@ -121,9 +122,15 @@ impl fmt::Display for SchemaMismatch {
 }
 
 /// The schemas schemars gives for a tool, with tooltable's additions applied
-/// (the `confirm` argument, the `{"result": ..}` wrapper), ready to compare.
-fn expected(reference: Reference, required: Option<&Confirm<'_>>) -> (Value, Option<Value>) {
+/// (the crate's `lowerings`, the `confirm` argument, the `{"result": ..}`
+/// wrapper), ready to compare.
+fn expected(
+    reference: Reference,
+    lowerings: &[Lowering],
+    required: Option<&Confirm<'_>>,
+) -> (Value, Option<Value>) {
     let mut input = reference.input;
+    lowering::lower_input(lowerings, &mut input);
     if let Some(required) = required {
         let _ = confirm::inject(&mut input, required);
     }
@@ -153,7 +160,11 @@ pub fn check_schemas<C>(table: &Table<C>) -> Result<usize, Vec<SchemaMismatch>> 
             });
             continue;
         };
-        let (input, output) = expected(reference, tool.info().confirm.as_ref());
+        let (input, output) = expected(
+            reference,
+            table.settings().lowerings,
+            tool.info().confirm.as_ref(),
+        );
         let mut descriptor = tool.descriptor();
         // schemars writes a root `$schema` on every schema and the build
         // does not, unless the type asks for one; it says nothing about the

@@ -90,6 +90,27 @@ pub fn copy_of_example() -> TempDir {
     dir
 }
 
+/// A copy of the example without its `lowerings`, and its docs and
+/// manifest regenerated: its schemas as schemars writes them, which some
+/// clients refuse (notes_stats has no `properties`, optional fields are
+/// type lists with `null`).
+pub fn example_without_lowerings() -> TempDir {
+    let dir = copy_of_example();
+    dir.edit(
+        "Cargo.toml",
+        "lowerings = [\"empty-parameters\", \"optional-not-null\"]\n",
+        "",
+    );
+    dir.edit("Cargo.toml", "clients = [\"portable\"]\n", "");
+    let generated = tooltable(&["generate", dir.path().to_str().unwrap()]);
+    assert_eq!(
+        generated.code, 0,
+        "{}{}",
+        generated.stdout, generated.stderr
+    );
+    dir
+}
+
 /// What a run of the command printed, and how it exited.
 pub struct Run {
     pub code: i32,

@@ -259,6 +259,7 @@ pub fn render(
     let variant = |name: String| format_ident!("{name}");
     let clients = config.clients.iter().map(|c| variant(format!("{c:?}")));
     let server_name = &config.server_name;
+    let lowerings = config.lowerings.iter().map(|l| variant(format!("{l:?}")));
     let level_rules = config
         .client_levels
         .iter()
@@ -294,6 +295,7 @@ pub fn render(
                         clients: &[#(#p::Client::#clients),*],
                         server_name: #server_name,
                         client_levels: &[#((#p::Rule::#level_rules, #p::Level::#levels)),*],
+                        lowerings: &[#(#p::Lowering::#lowerings),*],
                     },
                 );
             };

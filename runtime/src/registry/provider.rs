@@ -15,6 +15,7 @@ use crate::rules::confirm::{self, Confirm};
 use crate::rules::declarations::validate_declaration;
 use crate::rules::info::ToolInfo;
 use crate::rules::limits;
+use crate::rules::lowering;
 use crate::rules::names::validate_name;
 use crate::rules::param_headers;
 use crate::rules::schema;
@@ -224,6 +225,7 @@ pub(crate) fn validate_batch<C: 'static>(
                 .collect();
             return Err(refuse(problems.join("; ")));
         }
+        lowering::lower_input(settings.lowerings, &mut input);
         if let Some(required) = &tool.confirm {
             confirm::inject(&mut input, required).map_err(|e| refuse(e.to_string()))?;
         }
@@ -298,4 +300,67 @@ pub(crate) fn validate_batch<C: 'static>(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::call::handle::Call;
+    use crate::call::handler::{BoxFuture, Outcome, Output};
+    use crate::rules::clients::Client;
+    use crate::rules::lowering::Lowering;
+    use crate::rules::names::NameProfile;
+    use serde_json::json;
+
+    fn settings(lowerings: &'static [Lowering]) -> Settings {
+        Settings {
+            names: NameProfile::Portable,
+            prefixes: &[],
+            declarations_key: "dev.tooltable.test/declarations",
+            inline_subschemas: false,
+            clients: &[Client::Gemini, Client::OpenAi],
+            server_name: "test",
+            client_levels: &[],
+            lowerings,
+        }
+    }
+
+    fn tools() -> Vec<ProvidedTool<()>> {
+        let nothing = || {
+            crate::registry::registry::handler(|_: &(), _, _: &Call| -> BoxFuture<'_, Outcome> {
+                Box::pin(async { Ok(Output::Text(String::new())) })
+            })
+        };
+        let mut tagged = ProvidedTool::new("tagged", Tier::Read, "Tagged.", nothing());
+        tagged.input_schema =
+            json!({"type": "object", "properties": {"tag": {"type": ["string", "null"]}}});
+        vec![
+            ProvidedTool::new("bare", Tier::Read, "Bare.", nothing()),
+            tagged,
+        ]
+    }
+
+    #[test]
+    fn a_provided_tool_is_lowered_as_the_crate_asks_before_its_clients_are_checked() {
+        let refused = validate_batch(&settings(&[]), "p", tools(), |_| None)
+            .err()
+            .expect("without the lowerings, Gemini and OpenAI refuse the tools");
+        assert!(refused.rule.contains("does not fit `gemini`"), "{refused}");
+
+        let lowered = validate_batch(
+            &settings(&[Lowering::EmptyParameters, Lowering::OptionalNotNull]),
+            "p",
+            tools(),
+            |_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            lowered[0].descriptor["inputSchema"],
+            json!({"type": "object", "properties": {}})
+        );
+        assert_eq!(
+            lowered[1].descriptor["inputSchema"],
+            json!({"type": "object", "properties": {"tag": {"type": "string"}}})
+        );
+    }
 }

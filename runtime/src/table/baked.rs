@@ -13,6 +13,7 @@ use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::rules::clients::{self, Client, Level, Rule};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
+use crate::rules::lowering::Lowering;
 use crate::rules::names::NameProfile;
 use crate::rules::validate::{NO_VALIDATOR, SchemaError, Validator};
 use crate::table::shim::{Reference, ShimFns};
@@ -154,6 +155,9 @@ pub struct Settings {
     pub server_name: &'static str,
     /// The client rules reported otherwise than as errors (`client_levels`).
     pub client_levels: &'static [(Rule, Level)],
+    /// The rewrites of input schemas the crate opts into (`lowerings`),
+    /// applied to tools provided at run time as to the baked ones.
+    pub lowerings: &'static [Lowering],
 }
 
 impl Settings {
