@@ -5,7 +5,7 @@
 //! drifted, a unified diff, and the exact command that fixes it, as text,
 //! JSON, or GitHub Actions annotations. With `--clients`, it also checks
 //! every tool against those client profiles; given a manifest file rather
-//! than a crate (any server's `tools.json`), it does only that.
+//! than a crate (a `tools.json` tooltable wrote, for any server), it does only that.
 
 use crate::source::{analyze_crate, located};
 use crate::{CheckFormat, Exit, Failure, Outcome};

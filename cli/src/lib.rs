@@ -72,7 +72,7 @@ enum Command {
     },
     /// Compare the committed docs and manifest with the sources; exit 1 on drift.
     ///
-    /// Given a manifest file (any server's `tools.json`) rather than a crate,
+    /// Given a manifest file (a `tools.json` tooltable wrote) rather than a crate,
     /// check its tools against the `--clients` profiles only.
     Check {
         /// The crate's directory (the one holding Cargo.toml), or a manifest file.

@@ -28,7 +28,8 @@ pub enum Lowering {
     /// alone, without `null`: Gemini refuses a type list (rule G4) and an
     /// `anyOf` with a `null` branch asks a model to choose. A model leaves
     /// the parameter out instead of sending `null`, which the handler reads
-    /// as the same `None`.
+    /// as the same `None`; a parameter whose default is not `null` keeps
+    /// its `null`, since leaving it out gives that default instead.
     OptionalNotNull,
 }
 
@@ -121,12 +122,18 @@ fn optional_not_null(schema: &mut Value) {
 /// A property's schema without `null`: `type: [T, "null"]` becomes
 /// `type: T`, an `anyOf` of one schema and `{"type": "null"}` becomes that
 /// schema (beside the property's own keywords), and `null` leaves `enum`
-/// and a `null` default. Any other schema, `null` alone among them, is left
-/// as it is.
+/// and a `null` default. A schema with another default, and any other
+/// schema (`null` alone among them), is left as it is.
 fn drop_null(property: &mut Value) {
     let Some(node) = property.as_object_mut() else {
         return;
     };
+    // A default other than `null` (`#[serde(default = "...")]`) means that
+    // leaving the parameter out is not sending `null`: the schema keeps
+    // `null`, or `None` could no longer be sent.
+    if node.get("default").is_some_and(|d| !d.is_null()) {
+        return;
+    }
     let is_null = |v: &Value| v.as_str() == Some("null");
     let null_branch = json!({"type": "null"});
     let other_branch = match node.get("anyOf") {
@@ -198,6 +205,7 @@ mod tests {
                 "page": {"anyOf": [{"$ref": "#/$defs/Page"}, {"type": "null"}], "description": "Which."},
                 "must": {"type": ["integer", "null"]},
                 "unit": {"type": ["null"]},
+                "other": {"type": ["integer", "null"], "default": 5},
             },
             "required": ["must"],
             "$defs": {"Page": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}},
@@ -212,6 +220,7 @@ mod tests {
                     "page": {"$ref": "#/$defs/Page", "description": "Which."},
                     "must": {"type": ["integer", "null"]},
                     "unit": {"type": ["null"]},
+                    "other": {"type": ["integer", "null"], "default": 5},
                 },
                 "required": ["must"],
                 "$defs": {"Page": {"type": "object", "properties": {"n": {"type": "integer"}}}},
