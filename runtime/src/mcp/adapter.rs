@@ -50,10 +50,10 @@ use crate::wire::fingerprint::Fingerprint;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult as McpCallToolResult, CancelTaskParams,
     ContentBlock, CustomRequest, CustomResult, ErrorCode, GetTaskParams, GetTaskResult,
-    Implementation, InputRequest, InputRequests, InputRequiredResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion,
-    RequestStateCodec, SealOptions, ServerCapabilities, ServerConfig, ServerRequest,
-    SubscriptionFilter, Tool, UpdateTaskParams,
+    Implementation, InitializeRequestParams, InitializeResult, InputRequest, InputRequests,
+    InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, RequestStateCodec, SealOptions, ServerCapabilities,
+    ServerConfig, ServerRequest, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 #[allow(deprecated)]
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -139,6 +139,25 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Answers `initialize` as rmcp does for `handler` (the adapter, or the
+    /// handler it is composed into), and records the revision the session
+    /// opens on: from then on the shortcuts can tell the session's era.
+    /// Recorded here rather than at `notifications/initialized`, which rmcp
+    /// handles apart from the requests after it: a `tools/list` sent right
+    /// after it would be served by rmcp or by the shortcut depending on
+    /// which ran first (rmcp serves requests before `initialized` too).
+    pub(crate) fn open(
+        &self,
+        handler: &impl ServerHandler,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let result = handler.negotiate_initialize(&request)?;
+        self.session.negotiated.set(request.protocol_version);
+        Ok(result)
+    }
+
     /// This server for this session: the session shared, not a new one.
     fn share(&self) -> McpServer<C> {
         McpServer {
@@ -817,6 +836,14 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         config
     }
 
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.open(self, request, context)
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -908,9 +935,6 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     /// change, until it ends.
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let peer = context.peer;
-        if let Some(info) = peer.peer_info() {
-            self.session.negotiated.set(info.protocol_version.clone());
-        }
         let mut changes = self.registry.changes();
         tokio::spawn(async move {
             // rmcp offers no signal for a session's end; look now and then.

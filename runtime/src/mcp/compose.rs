@@ -15,11 +15,11 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
     CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
     ErrorData, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
-    GetTaskParams, GetTaskResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
-    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
+    GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 
@@ -115,6 +115,14 @@ impl<C: Send + Sync + 'static, U: ServerHandler + Clone> ServerHandler for Compo
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.tools.set_level(request, context).await
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.tools.open(self, request, context)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

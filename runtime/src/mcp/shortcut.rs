@@ -9,7 +9,9 @@
 //! is one request and one answer in every era. A transport hands such a
 //! request here first, after its guard read it; what this module is not
 //! sure of goes on to rmcp unchanged. The shortcut may decline, never
-//! differ: the serving tests compare its answers with rmcp's byte for byte.
+//! differ: the serving tests compare its answers with rmcp's, as JSON values
+//! (rmcp writes a tool's annotations in its struct's order, the baked text
+//! in key order).
 
 use crate::mcp::calling::{Calling, ShortcutCalls};
 use crate::mcp::listing::{Answer, Listing};
