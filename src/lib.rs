@@ -65,11 +65,18 @@ pub use tooltable_runtime::{call, content, declarations, manifest, policy, provi
 #[doc(inline)]
 pub use tooltable_runtime::serve;
 
-/// The schema guard: compare every baked schema with schemars'.
+/// Testing a server as its clients see it: the schema guard, which
+/// compares every baked schema with schemars', and (with `serve`) the test
+/// client, which drives a server in this process through the stdio
+/// transport.
 #[cfg(feature = "schema-guard")]
 pub mod testing {
     #[doc(no_inline)]
     pub use tooltable_runtime::testing::schemars;
+    #[cfg(feature = "serve")]
+    pub use tooltable_runtime::testing::{
+        Answer, Called, Pending, ProtocolError, Revision, TestClient, TestClientBuilder,
+    };
     pub use tooltable_runtime::testing::{
         Contract, SchemaMismatch, assert_schemas_match, check_schemas, reference_schema,
     };

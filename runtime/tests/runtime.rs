@@ -22,4 +22,5 @@ mod serve;
 mod shutdown;
 mod talk;
 mod tasks;
+mod test_client;
 mod transport_attacks;

@@ -22,7 +22,7 @@ const TASKS: &str = "io.modelcontextprotocol/tasks";
 
 /// `items_work_slowly` waits `ms` milliseconds (or until cancelled) and says how
 /// it ended; `items_work_then_ask` works a moment, then asks a question.
-struct Work;
+pub(crate) struct Work;
 
 impl Provider<Shelf> for Work {
     fn name(&self) -> &str {

@@ -10,3 +10,4 @@ mod minimal_stdio;
 mod replicas;
 mod rmcp_client;
 mod schemas;
+mod test_client;

@@ -1,53 +1,19 @@
 //! The port against the server it came from: its `tools/list` compared
 //! with upstream's (`upstream/tools-list.json`, made by `upstream/list.sh`
 //! from rmcp's own source) tool by tool, every tool called, and the
-//! prompts and resources still served beside the table.
+//! prompts and resources still served beside the table, all through
+//! tooltable's test client.
 
 use serde_json::{Map, Value, json};
-use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tooltable::testing::{Revision, TestClient};
 
-const ERA: &str = "2025-11-25";
-
-/// Serves the port on a pipe, sends `requests` after the handshake; the
-/// answers, in order.
-async fn serve(requests: &[(&str, Value)]) -> Vec<Value> {
-    let server = ported_counter::server().unwrap().handle_signals(false);
-    let (client, server_side) = tokio::io::duplex(1 << 20);
-    let (server_read, server_write) = tokio::io::split(server_side);
-    let served = tokio::spawn(server.serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut read = BufReader::new(read);
-    let mut lines = vec![
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": ERA, "capabilities": {}, "clientInfo": {"name": "port", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    ];
-    for (i, (method, params)) in requests.iter().enumerate() {
-        lines.push(json!({"jsonrpc": "2.0", "id": i + 1, "method": method, "params": params}));
-    }
-    let mut answers = Vec::new();
-    for line in lines {
-        write
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
-        if line.get("id").is_none() {
-            continue;
-        }
-        let mut text = String::new();
-        tokio::time::timeout(Duration::from_secs(10), read.read_line(&mut text))
-            .await
-            .expect("an answer within 10 s")
-            .unwrap();
-        let answer: Value = serde_json::from_str(&text).unwrap();
-        if answer["id"] != json!(0) {
-            answers.push(answer);
-        }
-    }
-    drop((write, read));
-    let _ = served.await;
-    answers
+/// A session with the port, served in this process through the stdio
+/// transport, on the revision upstream's tests speak.
+async fn client() -> TestClient {
+    TestClient::builder()
+        .revision(Revision::R2025_11_25)
+        .connect(ported_counter::server().unwrap())
+        .await
 }
 
 /// The tools upstream lists, by name.
@@ -83,12 +49,12 @@ fn differences(before: &Value, after: &Value) -> Vec<String> {
 
 #[tokio::test]
 async fn the_ported_listing_differs_from_upstream_s_only_as_the_guide_says() {
-    let answers = serve(&[("tools/list", json!({}))]).await;
-    let served: Map<String, Value> = answers[0]["result"]["tools"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{}", answers[0]))
-        .iter()
-        .map(|t| (t["name"].as_str().unwrap().to_owned(), t.clone()))
+    let served: Map<String, Value> = client()
+        .await
+        .list_tools()
+        .await
+        .into_iter()
+        .map(|t| (t["name"].as_str().unwrap().to_owned(), t))
         .collect();
     let upstream = upstream();
     assert_eq!(
@@ -143,29 +109,22 @@ async fn the_ported_listing_differs_from_upstream_s_only_as_the_guide_says() {
 
 #[tokio::test]
 async fn every_tool_answers_as_upstream_s_does() {
-    let call = |name: &str, arguments: Value| {
-        ("tools/call", json!({"name": name, "arguments": arguments}))
-    };
-    let answers = serve(&[
-        call("increment", json!({})),
-        call("increment", json!({})),
-        call("decrement", json!({})),
-        call("get_value", json!({})),
-        call("say_hello", json!({})),
-        call("echo", json!({"x": 1, "y": [true]})),
-        call("sum", json!({"a": 2, "b": 40})),
-        call("get_session_id", json!({})),
-        call("sum", json!({"a": "two", "b": 40})),
-    ])
-    .await;
-    let texts: Vec<&str> = answers
-        .iter()
-        .map(|a| {
-            a["result"]["content"][0]["text"]
-                .as_str()
-                .unwrap_or_else(|| panic!("{a}"))
-        })
-        .collect();
+    let mut client = client().await;
+    let mut called = Vec::new();
+    for (name, arguments) in [
+        ("increment", json!({})),
+        ("increment", json!({})),
+        ("decrement", json!({})),
+        ("get_value", json!({})),
+        ("say_hello", json!({})),
+        ("echo", json!({"x": 1, "y": [true]})),
+        ("sum", json!({"a": 2, "b": 40})),
+        ("get_session_id", json!({})),
+        ("sum", json!({"a": "two", "b": 40})),
+    ] {
+        called.push(client.call(name, arguments).await.unwrap());
+    }
+    let texts: Vec<String> = called.iter().map(|c| c.text()).collect();
     assert_eq!(
         texts[..8],
         [
@@ -179,8 +138,8 @@ async fn every_tool_answers_as_upstream_s_does() {
             "no session (not running over streamable HTTP?)",
         ]
     );
-    assert!(answers[..8].iter().all(|a| a["result"]["isError"] == false));
-    assert_eq!(answers[8]["result"]["isError"], true, "{}", answers[8]);
+    assert!(called[..8].iter().all(|c| !c.is_error()));
+    assert!(called[8].is_error(), "{:?}", called[8]);
     assert!(
         texts[8].contains("`a`"),
         "the bad argument is named: {}",
@@ -190,30 +149,24 @@ async fn every_tool_answers_as_upstream_s_does() {
 
 #[tokio::test]
 async fn the_prompts_and_resources_are_still_served_beside_the_table() {
-    let answers = serve(&[
-        ("prompts/list", json!({})),
-        ("resources/list", json!({})),
-        (
-            "prompts/get",
-            json!({"name": "counter_analysis", "arguments": {"goal": "20"}}),
-        ),
-    ])
-    .await;
-    let names = |answer: &Value, list: &str| -> Vec<String> {
-        answer["result"][list]
-            .as_array()
-            .unwrap_or_else(|| panic!("{answer}"))
+    let mut client = client().await;
+    let names = |listed: Vec<Value>| -> Vec<String> {
+        listed
             .iter()
             .map(|p| p["name"].as_str().unwrap().to_owned())
             .collect()
     };
-    let mut prompts = names(&answers[0], "prompts");
+    let mut prompts = names(client.list_prompts().await);
     prompts.sort();
     assert_eq!(prompts, ["counter_analysis", "example_prompt"]);
-    assert_eq!(names(&answers[1], "resources"), ["cwd", "memo-name"]);
-    let text = answers[2]["result"]["messages"][1]["content"]["text"]
+    assert_eq!(names(client.list_resources().await), ["cwd", "memo-name"]);
+    let prompt = client
+        .get_prompt("counter_analysis", json!({"goal": "20"}))
+        .await
+        .unwrap();
+    let text = prompt["messages"][1]["content"]["text"]
         .as_str()
-        .unwrap_or_else(|| panic!("{}", answers[2]));
+        .unwrap_or_else(|| panic!("{prompt}"));
     assert!(text.contains("Goal value: 20"), "{text}");
 }
 

@@ -389,13 +389,7 @@ impl Session {
     /// A session with `runtime/examples/fixture_stdio.rs` started with
     /// `args`: a server on a real process's stdin and stdout.
     pub async fn spawn(args: &[&str], legacy: Option<&'static str>) -> Session {
-        let deps = std::env::current_exe().unwrap();
-        let binary = deps
-            .parent()
-            .and_then(|deps| deps.parent())
-            .unwrap()
-            .join("examples")
-            .join(format!("fixture_stdio{}", std::env::consts::EXE_SUFFIX));
+        let binary = fixture_binary();
         let mut child = tokio::process::Command::new(&binary)
             .args(args)
             .stdin(std::process::Stdio::piped())
@@ -487,6 +481,16 @@ impl Session {
             .unwrap();
         serde_json::from_str(&line).unwrap()
     }
+}
+
+/// `runtime/examples/fixture_stdio.rs` as `cargo test` builds it.
+pub fn fixture_binary() -> std::path::PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    deps.parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples")
+        .join(format!("fixture_stdio{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// Serves `server` over HTTP on a port of its own, until the sender is

@@ -22,11 +22,6 @@ use schemars::generate::{Contract as SchemarsContract, SchemaSettings};
 use serde_json::Value;
 use std::fmt;
 
-/// The schemars the guard compares with, so a test derives `JsonSchema`
-/// from the same release.
-#[doc(no_inline)]
-pub use schemars;
-
 /// schemars' output schema of a handler returning `Result<T, E>`, reached
 /// through an alias the macro cannot see: `T`'s, as the build script lowers
 /// it (the inherent function wins over [`OutputReference`]'s).
