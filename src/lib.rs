@@ -32,7 +32,7 @@
 //! ([`CallToolResult`], [`CallError`]). The rest is
 //! grouped by purpose: [`call`], [`policy`], [`registry`], [`provider`],
 //! [`content`], [`manifest`], [`declarations`], [`serve`] (feature `serve`,
-//! on by default) and [`testing`] (feature `schema-guard`).
+//! on by default) and [`testing`] (features `schema-guard` and `testing`).
 //!
 //! Features: `serve` (default: stdio through rmcp), `validate` (the JSON
 //! Schema validator: constraints serde does not enforce, examples, tools
@@ -41,7 +41,8 @@
 //! `redis` (enable flags and tasks shared by replicas), `anyhow` and `eyre`
 //! (handlers that fail with `anyhow::Error` or `eyre::Report`),
 //! `docs-template` (a docs page from a template of the crate's own),
-//! `schema-guard` (for tests).
+//! `schema-guard` and `testing` (for tests: the schema guard and the test
+//! client).
 
 #![warn(missing_docs)]
 
@@ -65,18 +66,20 @@ pub use tooltable_runtime::{call, content, declarations, manifest, policy, provi
 #[doc(inline)]
 pub use tooltable_runtime::serve;
 
-/// Testing a server as its clients see it: the schema guard, which
-/// compares every baked schema with schemars', and (with `serve`) the test
-/// client, which drives a server in this process through the stdio
-/// transport.
-#[cfg(feature = "schema-guard")]
+/// Testing a server as its clients see it: the schema guard (feature
+/// `schema-guard`), which compares every baked schema with schemars', and
+/// the test client (feature `testing`), which drives a server in the test's
+/// own process through the stdio transport.
+#[cfg(any(feature = "schema-guard", feature = "testing"))]
 pub mod testing {
+    #[cfg(feature = "schema-guard")]
     #[doc(no_inline)]
     pub use tooltable_runtime::testing::schemars;
-    #[cfg(feature = "serve")]
+    #[cfg(feature = "testing")]
     pub use tooltable_runtime::testing::{
         Answer, Called, Pending, ProtocolError, Revision, TestClient, TestClientBuilder,
     };
+    #[cfg(feature = "schema-guard")]
     pub use tooltable_runtime::testing::{
         Contract, SchemaMismatch, assert_schemas_match, check_schemas, reference_schema,
     };

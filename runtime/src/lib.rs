@@ -42,7 +42,7 @@ pub mod registry;
 #[cfg(feature = "rmcp")]
 mod server;
 mod table;
-#[cfg(feature = "schema-guard")]
+#[cfg(any(feature = "schema-guard", feature = "testing"))]
 pub mod testing;
 #[cfg(feature = "rmcp")]
 mod transport;
