@@ -611,3 +611,35 @@ async fn the_listing_of_every_tool_is_the_committed_manifest_and_a_narrower_one_
         );
     }
 }
+
+#[tokio::test]
+async fn a_server_that_cannot_start_fails_the_test_saying_why() {
+    let refused = tokio::spawn(async {
+        let mut client = TestClient::connect(serving(read_only()).max_request_bytes(0)).await;
+        client.list_tools().await
+    })
+    .await
+    .unwrap_err();
+    let message = refused.into_panic();
+    let message = message
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        message.starts_with("the server ended its output without answering: ")
+            && message.contains("the request size limit must be at least"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn closing_with_a_call_in_progress_ends_serving_once_it_is_answered() {
+    for era in ERAS {
+        let mut client = TestClient::builder()
+            .revision(era)
+            .connect(serving(everything()))
+            .await;
+        let _pausing = client.start("items_pause", json!({"ms": 100})).await;
+        client.close().await.unwrap();
+    }
+}

@@ -281,6 +281,7 @@ impl TestClientBuilder {
             notifications: Vec::new(),
             asked: Vec::new(),
             early: Vec::new(),
+            initialized: None,
         };
         if client.revision.has_session() {
             let params = json!({
@@ -288,8 +289,9 @@ impl TestClientBuilder {
                 "capabilities": client.capabilities,
                 "clientInfo": client.info,
             });
-            if let Err(e) = client.request("initialize", params).await {
-                panic!("the server refused `initialize`: {e}");
+            match client.request("initialize", params).await {
+                Ok(result) => client.initialized = Some(result),
+                Err(e) => panic!("the server refused `initialize`: {e}"),
             }
             client.notify("notifications/initialized", json!({})).await;
         }
@@ -343,6 +345,7 @@ pub struct TestClient {
     notifications: Vec<Value>,
     asked: Vec<Value>,
     early: Vec<Value>,
+    initialized: Option<Value>,
 }
 
 impl TestClient {
@@ -371,6 +374,13 @@ impl TestClient {
     /// The revision the client speaks.
     pub fn revision(&self) -> Revision {
         self.revision
+    }
+
+    /// The server's answer to `initialize` (its version, capabilities,
+    /// info and instructions), in a session era; `None` on 2026-07-28,
+    /// which has no `initialize`.
+    pub fn initialized(&self) -> Option<&Value> {
+        self.initialized.as_ref()
     }
 
     /// Every tool the server lists to this client, following `nextCursor`
@@ -801,7 +811,17 @@ impl TestClient {
     async fn read_line(&mut self) -> String {
         let mut text = String::new();
         match tokio::time::timeout(PATIENCE, self.read.read_line(&mut text)).await {
-            Ok(Ok(0)) => panic!("the server ended its output without answering"),
+            Ok(Ok(0)) => {
+                let ended = match self.served.take() {
+                    Some(served) => match tokio::time::timeout(PATIENCE, served).await {
+                        Ok(Ok(Err(e))) => format!(": {e}"),
+                        Ok(Err(join)) => format!(": its task failed ({join})"),
+                        _ => String::new(),
+                    },
+                    None => String::new(),
+                };
+                panic!("the server ended its output without answering{ended}")
+            }
             Ok(Ok(_)) => text.trim_end_matches(['\r', '\n']).to_owned(),
             Ok(Err(e)) => panic!("the server's output cannot be read: {e}"),
             Err(_) => panic!(
