@@ -643,3 +643,36 @@ async fn closing_with_a_call_in_progress_ends_serving_once_it_is_answered() {
         client.close().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn logs_arrive_as_notifications_at_the_level_asked_for_in_both_eras() {
+    for era in ERAS {
+        let mut client = TestClient::builder()
+            .revision(era)
+            .logs("info")
+            .connect(serving(everything()))
+            .await;
+        client
+            .call("items_progress", json!({"steps": 1}))
+            .await
+            .unwrap();
+        let logged: Vec<&Value> = client
+            .notifications()
+            .iter()
+            .filter(|n| n["method"] == "notifications/message")
+            .collect();
+        assert_eq!(logged.len(), 2, "{era:?}: {:?}", client.notifications());
+        assert_eq!(logged[1]["params"]["data"], "step 1 of 1", "{era:?}");
+
+        let mut quiet = TestClient::builder()
+            .revision(era)
+            .logs("error")
+            .connect(serving(everything()))
+            .await;
+        quiet
+            .call("items_progress", json!({"steps": 1}))
+            .await
+            .unwrap();
+        assert!(quiet.notifications().is_empty(), "{era:?}");
+    }
+}

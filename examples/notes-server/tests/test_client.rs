@@ -1,6 +1,6 @@
 //! The example driven by `tooltable::testing::TestClient`, written from
-//! docs/testing.md: what a read-only caller lists and calls, and a consent
-//! declined, in both protocol eras.
+//! docs/testing.md: what a read-only caller lists and calls, a consent
+//! declined in both protocol eras, and a call followed as a task.
 
 use notes_server::{Store, TOOLS};
 use serde_json::json;
@@ -46,4 +46,21 @@ async fn a_declined_consent_deletes_nothing_in_either_era() {
         let kept = client.call("notes_get", json!({"id": id})).await.unwrap();
         assert!(!kept.is_error(), "{revision:?}: {}", kept.text());
     }
+}
+
+#[tokio::test]
+async fn a_watch_that_becomes_a_task_is_followed_to_its_end() {
+    let mut client = TestClient::builder()
+        .tasks()
+        .connect(Server::new(
+            Registry::new(&TOOLS),
+            Store::in_memory().unwrap(),
+        ))
+        .await;
+    let watched = client
+        .call("notes_watch", json!({"seconds": 1}))
+        .await
+        .unwrap();
+    assert!(watched.task_id().is_some(), "{:?}", watched.result());
+    assert_eq!(watched.structured(), Some(&json!({"note": null})));
 }

@@ -192,6 +192,7 @@ pub struct TestClientBuilder {
     roots: Option<Value>,
     progress: bool,
     tasks: bool,
+    logs: Option<String>,
     name: String,
 }
 
@@ -230,6 +231,16 @@ impl TestClientBuilder {
     /// [`notifications`](TestClient::notifications).
     pub fn progress(mut self) -> TestClientBuilder {
         self.progress = true;
+        self
+    }
+
+    /// Asks for the handlers' logs at `level` and above (`"debug"`,
+    /// `"info"`, … `"emergency"`), so they arrive among the
+    /// [`notifications`](TestClient::notifications) as
+    /// `notifications/message`: with `logging/setLevel` once the session
+    /// opens, or on 2026-07-28 in every request's `_meta`.
+    pub fn logs(mut self, level: impl Into<String>) -> TestClientBuilder {
+        self.logs = Some(level.into());
         self
     }
 
@@ -278,6 +289,7 @@ impl TestClientBuilder {
             sampling: self.sampling,
             roots: self.roots,
             progress: self.progress,
+            logs: self.logs,
             notifications: Vec::new(),
             asked: Vec::new(),
             early: Vec::new(),
@@ -294,6 +306,13 @@ impl TestClientBuilder {
                 Err(e) => panic!("the server refused `initialize`: {e}"),
             }
             client.notify("notifications/initialized", json!({})).await;
+            if let Some(level) = client.logs.clone()
+                && let Err(e) = client
+                    .request("logging/setLevel", json!({"level": level}))
+                    .await
+            {
+                panic!("the server refused `logging/setLevel` to {level}: {e}");
+            }
         }
         client
     }
@@ -342,6 +361,7 @@ pub struct TestClient {
     sampling: Option<Value>,
     roots: Option<Value>,
     progress: bool,
+    logs: Option<String>,
     notifications: Vec<Value>,
     asked: Vec<Value>,
     early: Vec<Value>,
@@ -358,6 +378,7 @@ impl TestClient {
             roots: None,
             progress: false,
             tasks: false,
+            logs: None,
             name: "tooltable-test".into(),
         }
     }
@@ -665,6 +686,9 @@ impl TestClient {
                 "io.modelcontextprotocol/clientInfo".into(),
                 self.info.clone(),
             );
+            if let Some(level) = &self.logs {
+                meta.insert("io.modelcontextprotocol/logLevel".into(), json!(level));
+            }
         }
     }
 
