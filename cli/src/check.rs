@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::Path;
 use tooltable_codegen::committed::Requested;
 use tooltable_codegen::compat;
-use tooltable_rules::clients::{self, Client, Rule, Violation};
+use tooltable_rules::clients::{self, Client, Rule};
 use tooltable_rules::wire::json_text;
 use tooltable_rules::wire::manifest::Manifest;
 
@@ -168,35 +168,28 @@ fn run_on_manifest(
     let source = std::fs::read_to_string(path)
         .map_err(|e| Failure(format!("{shown} cannot be read: {e}")))?;
     let manifest = Manifest::parse(&source).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let set: Vec<(&str, &serde_json::Value)> = manifest
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), &t.descriptor))
+        .collect();
     let mut unfit = Vec::new();
-    let mut add = |profile: Client, tool: &str, violation: Violation, what: &str| {
-        let (line, column) = entry_of(&source, tool);
-        let message = format!("tool `{tool}` {what} `{profile}`: {violation}");
-        unfit.push(Unfit {
-            error: true,
-            profile,
-            tool: tool.to_owned(),
-            rule: violation.rule,
-            located: format!("{shown}:{line}:{column}: {message}"),
-            file: shown.clone(),
-            line,
-            column,
-            message,
-        });
-    };
     for &profile in profiles {
-        for tool in &manifest.tools {
-            let violations =
-                clients::check_tool(profile, &manifest.crate_name, &tool.name, &tool.descriptor);
-            for violation in violations {
-                add(profile, &tool.name, violation, "does not fit");
-            }
-        }
-        if let Some(violation) = clients::count::check(profile, manifest.tools.len())
-            && let Some((most, ..)) = clients::count::limit(profile)
-            && let Some(first_over) = manifest.tools.get(most)
-        {
-            add(profile, &first_over.name, violation, "is one too many for");
+        for finding in clients::check_set(profile, &manifest.crate_name, &set) {
+            let tool = set[finding.tool].0;
+            let (line, column) = entry_of(&source, tool);
+            let message = finding.sentence(profile, tool);
+            unfit.push(Unfit {
+                error: true,
+                profile,
+                tool: tool.to_owned(),
+                rule: finding.violation.rule,
+                located: format!("{shown}:{line}:{column}: {message}"),
+                file: shown.clone(),
+                line,
+                column,
+                message,
+            });
         }
     }
     let names = profiles

@@ -19,7 +19,7 @@ use crate::syntax::signature::OutputKind;
 use quote::ToTokens;
 use serde_json::{Map, Value, json};
 use syn::spanned::Spanned;
-use tooltable_rules::clients::{Client, Level, Violation};
+use tooltable_rules::clients::{Client, Level};
 use tooltable_rules::context::Cost;
 use tooltable_rules::info::ToolInfo;
 use tooltable_rules::names::validate_name;
@@ -324,40 +324,30 @@ pub(crate) fn check_clients(
     krate: &Crate,
     tools: &[DescribedTool],
 ) -> Vec<ClientFinding> {
+    let set: Vec<(&str, &Value)> = tools
+        .iter()
+        .map(|t| (t.name.as_str(), &t.descriptor))
+        .collect();
     let mut found = Vec::new();
-    let mut report = |profile, tool: &DescribedTool, span, violation: Violation, what: &str| {
-        if let Some(report) = reported(config.level(violation.rule)) {
-            found.push(ClientFinding {
-                diagnostic: report(
-                    krate.location(tool.decl.module, span),
-                    format!("tool `{}` {what} `{profile}`: {violation}", tool.name),
-                ),
-                profile,
-                tool: tool.name.clone(),
-                violation,
-            });
-        }
-    };
     for &profile in profiles {
-        for tool in tools {
-            let violations =
-                clients::check_tool(profile, &config.server_name, &tool.name, &tool.descriptor);
-            for violation in violations {
-                let span = place_of(tool, &violation.pointer, tool.decl.name_span);
-                report(profile, tool, span, violation, "does not fit");
+        for finding in clients::check_set(profile, &config.server_name, &set) {
+            let tool = &tools[finding.tool];
+            let span = if finding.violation.rule.is_count() {
+                tool.decl.name_span
+            } else {
+                place_of(tool, &finding.violation.pointer, tool.decl.name_span)
+            };
+            if let Some(report) = reported(config.level(finding.violation.rule)) {
+                found.push(ClientFinding {
+                    diagnostic: report(
+                        krate.location(tool.decl.module, span),
+                        finding.sentence(profile, &tool.name),
+                    ),
+                    profile,
+                    tool: tool.name.clone(),
+                    violation: finding.violation,
+                });
             }
-        }
-        if let Some(violation) = clients::count::check(profile, tools.len())
-            && let Some((most, ..)) = clients::count::limit(profile)
-            && let Some(first_over) = tools.get(most)
-        {
-            report(
-                profile,
-                first_over,
-                first_over.decl.name_span,
-                violation,
-                "is one too many for",
-            );
         }
     }
     found

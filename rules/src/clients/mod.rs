@@ -32,6 +32,55 @@ pub fn check_tool(client: Client, server: &str, name: &str, descriptor: &Value) 
     found
 }
 
+/// A rule of a profile that one tool of a set breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The tool's index in the set: the one that breaks the rule, or for a
+    /// set over the client's limit, the first tool past it.
+    pub tool: usize,
+    /// The rule, its client and what the client does.
+    pub violation: Violation,
+}
+
+impl Finding {
+    /// The sentence that reports it, for the tool `name` checked against
+    /// `profile` (which, for `portable`, is not the violation's client).
+    pub fn sentence(&self, profile: Client, name: &str) -> String {
+        let what = if self.violation.rule.is_count() {
+            "is one too many for"
+        } else {
+            "does not fit"
+        };
+        format!("tool `{name}` {what} `{profile}`: {}", self.violation)
+    }
+}
+
+/// Every rule of `profile` the tool set `tools` (name and descriptor, in
+/// the order they are listed) breaks, served by a server called `server`:
+/// each tool's, then the set's size at the first tool past the limit.
+pub fn check_set(profile: Client, server: &str, tools: &[(&str, &Value)]) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (index, (name, descriptor)) in tools.iter().enumerate() {
+        found.extend(
+            check_tool(profile, server, name, descriptor)
+                .into_iter()
+                .map(|violation| Finding {
+                    tool: index,
+                    violation,
+                }),
+        );
+    }
+    if let Some(violation) = count::check(profile, tools.len())
+        && let Some((most, ..)) = count::limit(profile)
+    {
+        found.push(Finding {
+            tool: most,
+            violation,
+        });
+    }
+    found
+}
+
 /// A client, or model API, whose rules a tool set can be checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Client {
@@ -218,6 +267,14 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Whether the rule bounds how many tools a server has, rather than
+    /// what one tool is ([`count`]).
+    pub fn is_count(self) -> bool {
+        Client::ALL
+            .into_iter()
+            .any(|client| count::limit(client).is_some_and(|(_, rule, _)| rule == self))
+    }
+
     /// Every rule.
     pub const ALL: [Rule; 34] = [
         Rule::A1,
