@@ -72,7 +72,7 @@ pub fn analyze(crate_dir: &Path, cfg: &CfgEnv) -> Result<Analysis, Vec<Diagnosti
     let config = Config::load(crate_dir)?;
     let (mut krate, mut diagnostics) = scan::scan(crate_dir, &config.root, cfg);
     if let Some(manifest) = read_manifest(crate_dir) {
-        scan::scan_dependencies(&mut krate, crate_dir, &manifest, cfg);
+        scan::scan_dependencies(&mut krate, crate_dir, &config.root, &manifest, cfg);
     }
     let (decls, found) = model::collect_tools(&krate);
     diagnostics.extend(found);

@@ -1119,6 +1119,63 @@ fn tools_in_the_binary_that_includes_the_table_are_read_beside_a_library() {
     assert_eq!(names, ["get_it"]);
 }
 
+#[test]
+fn tools_in_the_binary_take_and_return_types_of_their_own_packages_library() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"items-server\"\nversion = \"0.1.0\"\n\n[lib]\nname = \"layout\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod types;\npub use types::*;\n/// The store.\npub struct Store;\n",
+        ),
+        (
+            "src/types.rs",
+            "/// How urgent.\n#[derive(serde::Deserialize, serde::Serialize)]\npub enum Priority { Low, High }\n/// An item.\n#[derive(serde::Serialize)]\npub struct Item {\n    /// Its id.\n    pub id: u64,\n    /// How urgent.\n    pub priority: Priority,\n}\n",
+        ),
+        (
+            "src/main.rs",
+            "mod tools;\ntooltable::include_table!();\nfn main() {}\n",
+        ),
+        (
+            "src/tools.rs",
+            "use layout::*;\n#[derive(serde::Deserialize)]\npub struct Params {\n    /// How urgent.\n    pub priority: layout::Priority,\n}\n/// Make one.\n#[tool(tier = read)]\nfn make_it(store: &Store, p: Params) -> Item { todo!() }\n",
+        ),
+    ]);
+    assert_eq!(messages(&analysis), Vec::<String>::new());
+    let tool = analysis.manifest().tools.remove(0);
+    assert_eq!(
+        tool.descriptor["inputSchema"]["$defs"]["Priority"]["enum"],
+        serde_json::json!(["Low", "High"])
+    );
+    assert_eq!(
+        tool.descriptor["outputSchema"]["properties"]["id"]["description"],
+        "Its id."
+    );
+    let read: Vec<String> = analysis
+        .files_read()
+        .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(read.contains(&"types.rs".to_owned()), "{read:?}");
+}
+
+#[test]
+fn a_library_that_includes_the_table_is_not_read_twice_as_its_own_dependency() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "src/lib.rs",
+            &format!(
+                "tooltable::include_table!();\n{PARAMS}\n/// Get it.\n#[tool(tier = read)]\nfn get_it(p: Params) -> String {{ String::new() }}\n"
+            ),
+        ),
+        ("src/main.rs", "fn main() {}\n"),
+    ]);
+    assert_eq!(messages(&analysis), Vec::<String>::new());
+    assert_eq!(analysis.manifest().tools.len(), 1);
+    assert_eq!(analysis.files_read().count(), 1);
+}
+
 /// A crate that breaks `rule` of `profile` once: its `src/lib.rs` and the
 /// pointer the error names (empty for a rule on the tool set).
 struct RuleCase {

@@ -47,6 +47,21 @@ pub struct PathDependency {
     pub features: BTreeSet<String>,
 }
 
+/// What code calls the library of the package whose manifest is
+/// `manifest`, unless a dependency entry renames it: `[lib] name`, else
+/// the package's name, with `-` as `_`.
+pub fn lib_name(manifest: &toml::Table) -> Option<String> {
+    let lib = manifest
+        .get("lib")
+        .and_then(|l| l.get("name"))
+        .and_then(toml::Value::as_str);
+    let package = manifest
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str);
+    lib.or(package).map(|name| name.replace('-', "_"))
+}
+
 /// The path dependencies of the crate in `dir` whose manifest is
 /// `manifest`, built with `cfg`'s features; one whose manifest cannot be
 /// read is left out (its own build says why).
@@ -103,15 +118,10 @@ pub fn path_dependencies(dir: &Path, manifest: &toml::Table, cfg: &CfgEnv) -> Ve
         let renamed =
             entry.contains_key("package") || shared.is_some_and(|s| s.contains_key("package"));
         let lib = dep_manifest.get("lib").and_then(toml::Value::as_table);
-        let name = match lib
-            .and_then(|l| l.get("name"))
-            .and_then(toml::Value::as_str)
-        {
-            Some(lib_name) if !renamed => lib_name.to_owned(),
-            _ if renamed => key.clone(),
-            _ => package.to_owned(),
-        }
-        .replace('-', "_");
+        let name = match lib_name(&dep_manifest) {
+            Some(name) if !renamed => name,
+            _ => key.replace('-', "_"),
+        };
         let root = dep_dir.join(
             lib.and_then(|l| l.get("path"))
                 .and_then(toml::Value::as_str)

@@ -202,12 +202,16 @@ fn scan_root(
 
 /// Reads the path dependencies of the crate's own root (and theirs, once
 /// each) into `krate`, with `cfg`'s target and each dependency's features.
+/// When the table is a binary's (`root` is not the package's library), the
+/// package's library is read too, as the crate the binary names it: a bin
+/// whose tools return the lib's types is how most servers are laid out.
 /// What cannot be read in them is not this crate's problem (their own
 /// builds report it), so it is left out silently; a type the tools need
 /// from what was left out is then an error where the tool names it.
 pub fn scan_dependencies(
     krate: &mut Crate,
     crate_dir: &Path,
+    root: &Path,
     manifest: &toml::Table,
     cfg: &CfgEnv,
 ) {
@@ -218,6 +222,24 @@ pub fn scan_dependencies(
         manifest.clone(),
         cfg.clone(),
     )];
+    let targets = roots::Targets::of(manifest, crate_dir);
+    if let Some(lib) = targets.lib
+        && canonical(&crate_dir.join(&lib)) != canonical(&crate_dir.join(root))
+    {
+        let lib_root = krate.modules.len();
+        let lib_cfg = cfg.with_names(&[("test", false), ("doc", false)]);
+        scan_root(krate, crate_dir, &crate_dir.join(&lib), &lib_cfg);
+        if let Some(name) = deps::lib_name(manifest)
+            && krate.modules.len() > lib_root
+        {
+            krate.externs.push(Extern {
+                from: Crate::ROOT,
+                name,
+                root: lib_root,
+            });
+            pending.push((lib_root, crate_dir.to_path_buf(), manifest.clone(), lib_cfg));
+        }
+    }
     while let Some((from, dir, manifest, own)) = pending.pop() {
         for dependency in deps::path_dependencies(&dir, &manifest, &own) {
             let identity = canonical(&dependency.dir);
