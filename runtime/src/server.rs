@@ -15,6 +15,7 @@ use crate::mcp::settings::Settings;
 use crate::mcp::shortcut::Shortcut;
 use crate::registry::policy::Caller;
 use crate::registry::registry::Registry;
+use crate::transport::erased::Erased;
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
 use rmcp::service::{RequestContext, RoleServer};
@@ -533,7 +534,7 @@ where
         tracing::info!("serving MCP on stdio");
         let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
         crate::transport::stdio::serve_process(
-            prepared.handler,
+            Erased::new(prepared.handler),
             prepared.limits,
             shortcut,
             prepared.shutdown,
@@ -550,9 +551,10 @@ where
     {
         let prepared = self.prepare(Entry::Stdio)?;
         let shortcut = prepared.shortcut.map(|make| make(&prepared.handler, false));
-        crate::transport::stdio::serve(
-            prepared.handler,
-            crate::transport::stdio::Ends::Io(reader, writer),
+        crate::transport::stdio::serve_io(
+            Erased::new(prepared.handler),
+            Box::pin(reader),
+            Box::pin(writer),
             prepared.limits,
             shortcut,
             prepared.shutdown,

@@ -11,6 +11,7 @@
 pub(crate) mod auth;
 #[cfg(feature = "http")]
 pub(crate) mod connections;
+pub(crate) mod erased;
 pub(crate) mod error;
 pub(crate) mod guard;
 #[cfg(feature = "http")]

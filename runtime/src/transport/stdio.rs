@@ -25,6 +25,8 @@
 //! it, straight to stdout: a listing then costs a read, a parse and a
 //! write, with no thread woken to pass it along.
 
+use super::erased::Erased;
+use crate::call::handler::BoxFuture;
 use crate::mcp::listing::Answer as Listing;
 use crate::mcp::shortcut::{CallParams, Pending, Shortcut};
 use crate::registry::policy::Caller;
@@ -32,10 +34,11 @@ use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Kind, Unread};
 use crate::transport::inflight::{self, InFlight};
 use crate::transport::limits::Limits;
+use rmcp::ServiceExt;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::{ServerHandler, ServiceExt};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::io::{
@@ -235,32 +238,54 @@ impl ReaderShortcut {
 
 /// Serves `server` on the process's stdin and stdout until stdin ends or
 /// `shutdown` is cancelled: polled by the runtime where they can be, on
-/// threads of their own otherwise.
-pub(crate) async fn serve_process<H: ServerHandler>(
-    server: H,
+/// threads of their own otherwise. The future is boxed here so that the
+/// transport is compiled in this crate, not in each crate that serves.
+pub(crate) fn serve_process(
+    server: Erased,
     limits: Limits,
     shortcut: Option<Arc<dyn Shortcut>>,
     shutdown: CancellationToken,
-) -> Result<(), ServeError> {
-    #[cfg(target_os = "linux")]
-    if let Some((input, output)) = super::polled::stdin_and_stdout().await {
-        return serve(server, Ends::Io(input, output), limits, shortcut, shutdown).await;
-    }
-    let threads = Ends::<tokio::io::Empty, tokio::io::Sink>::Process;
-    serve(server, threads, limits, shortcut, shutdown).await
+) -> BoxFuture<'static, Result<(), ServeError>> {
+    Box::pin(async move {
+        #[cfg(target_os = "linux")]
+        if let Some((input, output)) = super::polled::stdin_and_stdout().await {
+            return serve(server, Ends::Io(input, output), limits, shortcut, shutdown).await;
+        }
+        let threads = Ends::<tokio::io::Empty, tokio::io::Sink>::Process;
+        serve(server, threads, limits, shortcut, shutdown).await
+    })
+}
+
+/// Serves `server` over any reader and writer, as [`serve`] does, with
+/// their types erased and the future boxed here, so that the transport is
+/// compiled in this crate, not in each crate that serves.
+pub(crate) fn serve_io(
+    server: Erased,
+    reader: Pin<Box<dyn AsyncRead + Send>>,
+    writer: Pin<Box<dyn AsyncWrite + Send>>,
+    limits: Limits,
+    shortcut: Option<Arc<dyn Shortcut>>,
+    shutdown: CancellationToken,
+) -> BoxFuture<'static, Result<(), ServeError>> {
+    Box::pin(serve(
+        server,
+        Ends::Io(reader, writer),
+        limits,
+        shortcut,
+        shutdown,
+    ))
 }
 
 /// Serves `server` over newline-delimited JSON-RPC until the input ends or
 /// `shutdown` is cancelled.
-pub(crate) async fn serve<H, R, W>(
-    server: H,
+pub(crate) async fn serve<R, W>(
+    server: Erased,
     ends: Ends<R, W>,
     limits: Limits,
     shortcut: Option<Arc<dyn Shortcut>>,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError>
 where
-    H: ServerHandler,
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
