@@ -123,6 +123,7 @@ fn main() {
             settings,
             results: &mut results,
             runtime: &workers,
+            current: &runtime,
         });
     }
     if runs("e2e") {

@@ -48,7 +48,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-tooltable = {{ path = "{repo}", features = ["serve", "http"] }}
+tooltable = {{ path = "{repo}", features = ["serve", "http", "testing"] }}
 tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
 rmcp = {{ version = "3.11", default-features = false, features = ["server", "client", "macros", "transport-io", "transport-streamable-http-server"] }}
 serde_json = "1"

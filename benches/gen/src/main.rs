@@ -2,8 +2,12 @@
 //!
 //! - `generate --repo DIR --out DIR --sizes 10,100,1000` writes, for each
 //!   size N, a tooltable server and two rmcp servers with N equivalent tools
-//!   (see [`spec`]), the harness that measures them, and an rmcp twin of
-//!   examples/notes-server for the load test, as one workspace.
+//!   (see [`spec`]), the harness that measures them, an rmcp twin of
+//!   examples/notes-server for the load test, and one server in a user's
+//!   layout on both sides (see [`layout`]), as one workspace.
+//! - `edit --repo DIR --out DIR --side tooltable|rmcp --body K --doc K
+//!   --parameter K` rewrites the edited file of one side of the layout
+//!   with each edit at a version (0: as generated), for benches/loop.sh.
 //! - `report --results DIR --machine FILE --command TEXT --out FILE` reads
 //!   the measurements of every repeated run and writes docs/benchmarks.md
 //!   from the template in benches/report.md. With `--section NAME`, only
@@ -15,6 +19,7 @@
 
 mod files;
 mod harness_crate;
+mod layout;
 mod report;
 mod rmcp_crate;
 mod spec;
@@ -25,7 +30,7 @@ mod workspace;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: tooltable-bench generate --repo DIR --out DIR --sizes N[,N...]\n       tooltable-bench report --results DIR --machine FILE --command TEXT --out FILE [--section NAME]";
+const USAGE: &str = "usage: tooltable-bench generate --repo DIR --out DIR --sizes N[,N...]\n       tooltable-bench edit --repo DIR --out DIR --side tooltable|rmcp [--body K] [--doc K] [--parameter K]\n       tooltable-bench report --results DIR --machine FILE --command TEXT --out FILE [--section NAME]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -70,6 +75,26 @@ fn run(args: &[String]) -> Result<(), String> {
                 .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
             let out = absolute(&out.display().to_string())?;
             workspace::generate(&repo, &out, &sizes).map_err(|e| e.to_string())
+        }
+        "edit" => {
+            let side = option("--side")?;
+            let side = layout::Side::parse(&side)
+                .ok_or_else(|| format!("`{side}` is not a side; give tooltable or rmcp"))?;
+            let mut versions = [0; 3];
+            for (version, edit) in versions.iter_mut().zip(layout::Edit::ALL) {
+                let flag = format!("--{}", edit.word());
+                if let Ok(text) = option(&flag) {
+                    *version = text
+                        .parse()
+                        .map_err(|_| format!("`{flag} {text}` is not a version number"))?;
+                }
+            }
+            let repo = absolute(&option("--repo")?)?;
+            let path = PathBuf::from(option("--out")?)
+                .join(side.package())
+                .join(layout::EDITED_FILE);
+            let text = layout::edited(side, &repo.display().to_string(), versions);
+            files::write(&path, &text).map_err(|e| e.to_string())
         }
         "report" => report::run(&report::Inputs {
             results: PathBuf::from(option("--results")?),

@@ -41,13 +41,15 @@ pub fn run(inputs: &Inputs) -> Result<(), String> {
             let rendered = render(template, &runs, machine.trim_end(), &inputs.command);
             let existing = std::fs::read_to_string(&inputs.out)
                 .map_err(|e| format!("cannot read {}: {e}", inputs.out.display()))?;
-            let old = section(&existing, name).ok_or_else(|| {
+            let old = section_range(&existing, name).ok_or_else(|| {
                 format!(
                     "{} has no section `{name}`; render the whole report first",
                     inputs.out.display()
                 )
             })?;
-            existing.replacen(old, &rendered, 1)
+            let mut text = existing;
+            text.replace_range(old, &rendered);
+            text
         }
     };
     std::fs::write(&inputs.out, text)
@@ -56,11 +58,17 @@ pub fn run(inputs: &Inputs) -> Result<(), String> {
 
 /// The text between `<!-- section:NAME -->` and `<!-- /section:NAME -->`.
 fn section<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    section_range(text, name).map(|range| &text[range])
+}
+
+/// Where [`section`]'s text lies: a section is replaced where it is, since
+/// its text (a blank line, before the first rendering) may occur earlier.
+fn section_range(text: &str, name: &str) -> Option<std::ops::Range<usize>> {
     let open = format!("<!-- section:{name} -->");
     let close = format!("<!-- /section:{name} -->");
     let start = text.find(&open)? + open.len();
     let end = start + text[start..].find(&close)?;
-    Some(&text[start..end])
+    Some(start..end)
 }
 
 /// One round's measurements, by metric.
@@ -167,6 +175,8 @@ struct Spec {
     reading: Reading,
     /// The values `{n}` takes: numbers of tools, or of connections.
     axis: Axis,
+    /// Some of the axis's values only, when not all of them.
+    only: Option<&'static [usize]>,
 }
 
 /// A bound on a ratio, for some sizes.
@@ -201,6 +211,9 @@ enum Axis {
     Tools,
     /// Concurrent connections of the load test: 1, 16, 64.
     Connections,
+    /// The edits of the realistic layout's loop (benches/loop.sh): 1, 2
+    /// and 3 stand for a handler body, a doc comment and a parameter type.
+    Edits,
 }
 
 impl Axis {
@@ -208,6 +221,7 @@ impl Axis {
         match self {
             Axis::Tools => ALL,
             Axis::Connections => CONNECTIONS,
+            Axis::Edits => EDITS,
         }
     }
 
@@ -215,6 +229,19 @@ impl Axis {
         match self {
             Axis::Tools => n.to_string(),
             Axis::Connections => format!("{n} conn."),
+            Axis::Edits => ["handler body", "doc comment", "parameter type"]
+                .get(n.wrapping_sub(1))
+                .map_or_else(|| n.to_string(), |s| (*s).to_owned()),
+        }
+    }
+
+    /// What `{n}` becomes in a metric's name.
+    fn key(self, n: usize) -> String {
+        match self {
+            Axis::Edits => ["body", "doc", "parameter"]
+                .get(n.wrapping_sub(1))
+                .map_or_else(|| n.to_string(), |s| (*s).to_owned()),
+            _ => n.to_string(),
         }
     }
 }
@@ -228,6 +255,7 @@ impl Spec {
             target: None,
             reading: Reading::Speed,
             axis: Axis::Tools,
+            only: None,
         }
     }
 
@@ -260,11 +288,29 @@ impl Spec {
         self.axis = Axis::Connections;
         self
     }
+
+    /// Per edit of the loop, for the edits `edits` only.
+    const fn per_edit(mut self, edits: &'static [usize]) -> Spec {
+        self.axis = Axis::Edits;
+        self.only = Some(edits);
+        self
+    }
+
+    /// The values `{n}` takes in this row.
+    fn values(&self) -> &'static [usize] {
+        self.only.unwrap_or(self.axis.values())
+    }
 }
 
 const ALL: &[usize] = &[10, 100, 1000];
 /// The concurrencies of the load test.
 const CONNECTIONS: &[usize] = &[1, 16, 64];
+/// The edits of the loop: a handler body, a doc comment, a parameter type.
+const EDITS: &[usize] = &[1, 2, 3];
+/// A handler body alone.
+const BODY: &[usize] = &[1];
+/// The edits of a declaration: a doc comment and a parameter type.
+const DECLARATIONS: &[usize] = &[2, 3];
 
 const SPECS: &[Spec] = &[
     Spec::new(
@@ -410,6 +456,58 @@ const SPECS: &[Spec] = &[
         "dispatch-regular/{n}/rmcp-stored",
     ),
     Spec::new(
+        "(3) tools/call, trivial tool: through the test client on a current-thread runtime (`#[tokio::test]`) vs `Registry::call`",
+        "dispatch/{n}/tooltable-test-client-current-thread",
+        "dispatch/{n}/tooltable-registry",
+    )
+    .reading(Reading::Baseline),
+    Spec::new(
+        "(3) tools/call, trivial tool: through the test client on two workers vs `Registry::call`",
+        "dispatch/{n}/tooltable-test-client",
+        "dispatch/{n}/tooltable-registry",
+    )
+    .reading(Reading::Baseline),
+    Spec::new(
+        "(3) tools/call, regular tool: through the test client on a current-thread runtime (`#[tokio::test]`) vs `Registry::call`",
+        "dispatch-regular/{n}/tooltable-test-client-current-thread",
+        "dispatch-regular/{n}/tooltable-registry",
+    )
+    .reading(Reading::Baseline),
+    Spec::new(
+        "(3) tools/call, regular tool: through the test client on two workers vs `Registry::call`",
+        "dispatch-regular/{n}/tooltable-test-client",
+        "dispatch-regular/{n}/tooltable-registry",
+    )
+    .reading(Reading::Baseline),
+    Spec::new(
+        "loop, realistic layout: `cargo build` after the edit",
+        "loop-build/{n}/tooltable",
+        "loop-build/{n}/rmcp",
+    )
+    .per_edit(BODY)
+    .at_most(1.0, BODY),
+    Spec::new(
+        "loop, realistic layout: `cargo build` after the edit",
+        "loop-build/{n}/tooltable",
+        "loop-build/{n}/rmcp",
+    )
+    .per_edit(DECLARATIONS)
+    .at_most(1.2, DECLARATIONS),
+    Spec::new(
+        "loop, realistic layout: `cargo test --no-run` after the edit",
+        "loop-test/{n}/tooltable",
+        "loop-test/{n}/rmcp",
+    )
+    .per_edit(EDITS)
+    .at_most(1.2, EDITS),
+    Spec::new(
+        "loop, realistic layout: the bin's own compile after the edit",
+        "loop-build-bin/{n}/tooltable",
+        "loop-build-bin/{n}/rmcp",
+    )
+    .per_edit(EDITS)
+    .at_most(1.1, EDITS),
+    Spec::new(
         "(4) start-up, cold (fresh thread): table vs router with schemas",
         "startup/{n}/tooltable-cold",
         "startup/{n}/rmcp-cold",
@@ -426,13 +524,13 @@ const SPECS: &[Spec] = &[
         "startup/{n}/rmcp-warm",
     ),
     Spec::new(
-        "(5) clean `cargo build` of the crate (dependencies built)",
+        "(5) clean `cargo build` of the generated crate, one lib (dependencies built)",
         "build-clean/{n}/tooltable",
         "build-clean/{n}/rmcp",
     )
     .at_most(1.0, ALL),
     Spec::new(
-        "(5) incremental `cargo build` after editing one handler body",
+        "(5) incremental `cargo build` of the generated crate, one lib, after editing one handler body",
         "build-incremental/{n}/tooltable",
         "build-incremental/{n}/rmcp",
     ),
@@ -505,9 +603,9 @@ fn ratio_table(runs: &[Run], prefixes: &[&str]) -> String {
     let chosen =
         |spec: &&Spec| prefixes.is_empty() || prefixes.iter().any(|p| spec.ours.starts_with(p));
     for spec in SPECS.iter().filter(chosen) {
-        for &n in spec.axis.values() {
-            let ours = spec.ours.replace("{n}", &n.to_string());
-            let theirs = spec.theirs.replace("{n}", &n.to_string());
+        for &n in spec.values() {
+            let ours = spec.ours.replace("{n}", &spec.axis.key(n));
+            let theirs = spec.theirs.replace("{n}", &spec.axis.key(n));
             let Some(r) = ratio(runs, &ours, &theirs) else {
                 continue;
             };
@@ -718,6 +816,7 @@ fn quantity(name: &str, value: f64) -> String {
         || name.ends_with("seconds")
         || name.ends_with("/crates")
         || name.ends_with("/twice")
+        || name.ends_with("/units")
     {
         return format!("{value:.0}");
     }
@@ -865,6 +964,30 @@ mod tests {
             load_table(&runs()),
             "The load test did not run in this mode.\n"
         );
+    }
+
+    #[test]
+    fn a_section_is_replaced_where_it_is_even_when_its_text_occurs_earlier() {
+        let dir = std::env::temp_dir().join(format!("tooltable-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("run1.tsv"), "a\t1\n").unwrap();
+        let out = dir.join("out.md");
+        std::fs::write(
+            &out,
+            "title\n\n<!-- section:cold -->\n<!-- /section:cold -->\n",
+        )
+        .unwrap();
+        run(&Inputs {
+            results: dir.clone(),
+            machine: PathBuf::from("/dev/null"),
+            command: "c".into(),
+            out: out.clone(),
+            section: Some("cold".into()),
+        })
+        .unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with("title\n\n<!-- section:cold -->"), "{text}");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
