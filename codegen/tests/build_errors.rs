@@ -1161,6 +1161,30 @@ fn tools_in_the_binary_take_and_return_types_of_their_own_packages_library() {
 }
 
 #[test]
+fn the_library_is_named_after_the_package_and_may_be_renamed_by_a_use() {
+    let (analysis, _dir) = analyze_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"items-server\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "/// An item.\n#[derive(serde::Serialize)]\npub struct Item {\n    /// Its id.\n    pub id: u64,\n}\n",
+        ),
+        (
+            "src/main.rs",
+            "use items_server as app;\n/// Get one.\n#[tool(tier = read)]\nfn get_one() -> app::Item { todo!() }\ntooltable::include_table!();\nfn main() {}\n",
+        ),
+    ]);
+    assert_eq!(messages(&analysis), Vec::<String>::new());
+    let tool = analysis.manifest().tools.remove(0);
+    assert_eq!(
+        tool.descriptor["outputSchema"]["properties"]["id"]["description"],
+        "Its id."
+    );
+}
+
+#[test]
 fn a_library_that_includes_the_table_is_not_read_twice_as_its_own_dependency() {
     let (analysis, _dir) = analyze_files(&[
         (
