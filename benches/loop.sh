@@ -8,9 +8,9 @@
 # comment, a parameter's type), one edit is made and `cargo build` timed,
 # then another of the same kind and `cargo test --no-run` timed. For each it
 # records the wall time, the units cargo ran (compilations and build-script
-# runs, from `-v`) and, from `--timings`, the bin's own compile and the
-# build script's run. Then the loop section of docs/benchmarks.md is
-# rewritten from them.
+# runs, from `-v`) and, from `--timings`, the build script's run, the lib's
+# and the bin's own compiles and the test targets' compiles together.
+# Then the loop section of docs/benchmarks.md is rewritten from them.
 #
 #   benches/loop.sh [--rounds K] [--report FILE]
 #
@@ -82,6 +82,7 @@ measure() {
 import json, re, sys
 html = open(sys.argv[1], encoding="utf-8").read()
 units = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", html, re.S).group(1))
+tests = 0.0
 for unit in units:
     if not unit["name"] == sys.argv[2]:
         continue
@@ -90,6 +91,11 @@ for unit in units:
         print(f"script\t{unit['duration'] * 1e9:.0f}")
     elif target.endswith('"bin"'):
         print(f"bin\t{unit['duration'] * 1e9:.0f}")
+    elif target == "":
+        print(f"lib\t{unit['duration'] * 1e9:.0f}")
+    elif target.endswith("(test)"):
+        tests += unit["duration"]
+print(f"tests\t{tests * 1e9:.0f}")
 PY
 }
 
