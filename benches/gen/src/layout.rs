@@ -276,10 +276,26 @@ pub fn files(side: Side, repo: &str) -> Vec<(String, String)> {
 
 fn manifest(side: Side, repo: &str) -> String {
     let package = side.package();
-    let common = "serde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\ntokio = { version = \"1\", features = [\"rt-multi-thread\", \"macros\", \"net\", \"io-std\"] }\n";
-    match side {
+    let (metadata, dependencies) = match side {
+        Side::Tooltable => (
+            "\n[package.metadata.tooltable]\nprefixes = [\"items_\", \"store_\"]\n# rmcp has no confirmation: the two sides serve the same calls.\nallow_unconfirmed_destructive = true\n".to_owned(),
+            format!(
+                "tooltable = {{ path = \"{repo}\", features = [\"serve\", \"http\"] }}\n"
+            ),
+        ),
+        Side::Rmcp => (
+            String::new(),
+            "rmcp = { version = \"3.11\", default-features = false, features = [\"server\", \"macros\", \"transport-io\", \"transport-streamable-http-server\"] }\nschemars = { version = \"1\", default-features = false, features = [\"derive\", \"std\"] }\nhyper = { version = \"1\", features = [\"server\", \"http1\"] }\nhyper-util = { version = \"0.1\", features = [\"tokio\", \"service\"] }\n".to_owned(),
+        ),
+    };
+    let build = match side {
         Side::Tooltable => format!(
-            r#"[package]
+            "\n[build-dependencies]\ntooltable-codegen = {{ path = \"{repo}/codegen\", default-features = false, features = [\"build\"] }}\n"
+        ),
+        Side::Rmcp => String::new(),
+    };
+    format!(
+        r#"[package]
 name = "{package}"
 version = "0.1.0"
 edition = "2024"
@@ -287,37 +303,13 @@ publish = false
 
 [lib]
 name = "layout"
-
-[package.metadata.tooltable]
-prefixes = ["items_", "store_"]
-# rmcp has no confirmation: the two sides serve the same calls.
-allow_unconfirmed_destructive = true
-
+{metadata}
 [dependencies]
-tooltable = {{ path = "{repo}", features = ["serve", "http"] }}
-{common}
-[build-dependencies]
-tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
-"#
-        ),
-        Side::Rmcp => format!(
-            r#"[package]
-name = "{package}"
-version = "0.1.0"
-edition = "2024"
-publish = false
-
-[lib]
-name = "layout"
-
-[dependencies]
-rmcp = {{ version = "3.11", default-features = false, features = ["server", "macros", "transport-io", "transport-streamable-http-server"] }}
-schemars = {{ version = "1", default-features = false, features = ["derive", "std"] }}
-hyper = {{ version = "1", features = ["server", "http1"] }}
-hyper-util = {{ version = "0.1", features = ["tokio", "service"] }}
-{common}"#
-        ),
-    }
+{dependencies}serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
+tokio = {{ version = "1", features = ["rt-multi-thread", "macros", "net", "io-std"] }}
+{build}"#
+    )
 }
 
 fn main(side: Side) -> String {

@@ -229,18 +229,14 @@ impl Axis {
         match self {
             Axis::Tools => n.to_string(),
             Axis::Connections => format!("{n} conn."),
-            Axis::Edits => ["handler body", "doc comment", "parameter type"]
-                .get(n.wrapping_sub(1))
-                .map_or_else(|| n.to_string(), |s| (*s).to_owned()),
+            Axis::Edits => edit(n).map_or_else(|| n.to_string(), |(_, cell)| cell.to_owned()),
         }
     }
 
     /// What `{n}` becomes in a metric's name.
     fn key(self, n: usize) -> String {
         match self {
-            Axis::Edits => ["body", "doc", "parameter"]
-                .get(n.wrapping_sub(1))
-                .map_or_else(|| n.to_string(), |s| (*s).to_owned()),
+            Axis::Edits => edit(n).map_or_else(|| n.to_string(), |(key, _)| key.to_owned()),
             _ => n.to_string(),
         }
     }
@@ -307,6 +303,18 @@ const ALL: &[usize] = &[10, 100, 1000];
 const CONNECTIONS: &[usize] = &[1, 16, 64];
 /// The edits of the loop: a handler body, a doc comment, a parameter type.
 const EDITS: &[usize] = &[1, 2, 3];
+
+/// Edit `n` of [`EDITS`]: its name in metrics (benches/loop.sh's) and in
+/// the table.
+fn edit(n: usize) -> Option<(&'static str, &'static str)> {
+    [
+        ("body", "handler body"),
+        ("doc", "doc comment"),
+        ("parameter", "parameter type"),
+    ]
+    .get(n.wrapping_sub(1))
+    .copied()
+}
 /// A handler body alone.
 const BODY: &[usize] = &[1];
 /// The edits of a declaration: a doc comment and a parameter type.
