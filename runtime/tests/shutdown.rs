@@ -151,6 +151,9 @@ async fn on_stdio_a_blocked_call_is_answered_when_the_grace_period_ends_as_of_un
     until_running().await;
     stop.send(()).unwrap();
     let stopping = Instant::now();
+    // The late request is written once the server has seen the shutdown
+    // begin: written at once, it may be read first and admitted.
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let late = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
         "name": "items_list", "arguments": {}, "_meta": client::current_meta(),
     }});
