@@ -141,11 +141,13 @@ pub fn describe(violations: &[Violation]) -> String {
         .join("; ")
 }
 
-/// Integer formats schemars writes for Rust's integer types, whose range
-/// serde enforces when it deserializes into that type.
-const INTEGER_FORMATS: [&str; 12] = [
+/// Formats schemars writes for Rust's number types, which assert nothing
+/// deserializing into that type does not: an integer type's range, which
+/// serde enforces, and `float` and `double`, which every JSON number
+/// satisfies.
+const TYPE_FORMATS: [&str; 14] = [
     "int8", "int16", "int32", "int64", "int128", "uint8", "uint16", "uint32", "uint64", "uint128",
-    "int", "uint",
+    "int", "uint", "float", "double",
 ];
 
 /// The assertions of JSON Schema 2020-12 that deserializing into a Rust
@@ -259,7 +261,7 @@ fn find_constraint(schema: &Value, pointer: &mut String) -> Option<Constraint> {
         pointer.push('/');
         pointer.push_str(&escape(key));
         let constrains = match key.as_str() {
-            "format" => !format.is_some_and(|f| INTEGER_FORMATS.contains(&f)),
+            "format" => !format.is_some_and(|f| TYPE_FORMATS.contains(&f)),
             // schemars writes the range of a small integer type (`minimum: 0`
             // on every unsigned one, `maximum: 255` on `u8`, ...), which the
             // type already enforces.
@@ -451,5 +453,18 @@ mod tests {
         assert!(!needs_validation(&small));
         let narrower = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
         assert!(needs_validation(&narrower));
+    }
+
+    #[test]
+    fn a_floating_point_parameter_needs_no_validation() {
+        // What schemars writes for `f64`, `Option<f32>` and `Vec<f64>`.
+        let floats = json!({"type": "object", "properties": {
+            "score": {"type": "number", "format": "double"},
+            "ratio": {"type": ["number", "null"], "format": "float"},
+            "points": {"type": "array", "items": {"type": "number", "format": "double"}},
+        }, "required": ["score", "points"]});
+        assert_eq!(first_constraint(&floats), None);
+        let bounded = json!({"type": "number", "format": "double", "minimum": 0.0});
+        assert!(needs_validation(&bounded));
     }
 }
