@@ -3,8 +3,9 @@
 //! - `generate --repo DIR --out DIR --sizes 10,100,1000` writes, for each
 //!   size N, a tooltable server and two rmcp servers with N equivalent tools
 //!   (see [`spec`]), the harness that measures them, an rmcp twin of
-//!   examples/notes-server for the load test, and one server in a user's
-//!   layout on both sides (see [`layout`]), as one workspace.
+//!   examples/notes-server for the load test, one server in a user's
+//!   layout on both sides (see [`layout`]) and the 300 tools of the
+//!   discovery catalogue (see [`catalogue`]), as one workspace.
 //! - `edit --repo DIR --out DIR --side tooltable|rmcp --body K --doc K
 //!   --parameter K` rewrites the edited file of one side of the layout
 //!   with each edit at a version (0: as generated), for benches/loop.sh.
@@ -17,6 +18,7 @@
 //!
 //! Nothing generated is committed: run.sh writes it under target/.
 
+mod catalogue;
 mod files;
 mod harness_crate;
 mod layout;
