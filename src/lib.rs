@@ -57,7 +57,7 @@ pub use tooltable_runtime::{
 /// version ([`tooltable_runtime::CONTRACT`]), so code generated for another
 /// version cannot bind to it.
 #[doc(hidden)]
-pub use tooltable_runtime::contract as __private_v4;
+pub use tooltable_runtime::contract as __private_v5;
 
 #[doc(inline)]
 pub use tooltable_runtime::{call, content, declarations, manifest, policy, provider, registry};
@@ -102,13 +102,13 @@ macro_rules! include_table {
         $crate::include_table!(pub);
     };
     ($vis:vis) => {
-        #[cfg(tooltable_contract = "4")]
+        #[cfg(tooltable_contract = "5")]
         include!(concat!(env!("OUT_DIR"), "/tooltable.rs"));
-        #[cfg(tooltable_contract = "4")]
+        #[cfg(tooltable_contract = "5")]
         __tooltable_tools!($vis);
-        #[cfg(not(tooltable_contract = "4"))]
+        #[cfg(not(tooltable_contract = "5"))]
         ::core::compile_error!(
-            "no tooltable table of contract version 4 was generated for this crate: add a build.rs that calls `tooltable_codegen::build()`, and depend on the same release of `tooltable-codegen` (in [build-dependencies]) as of `tooltable`"
+            "no tooltable table of contract version 5 was generated for this crate: add a build.rs that calls `tooltable_codegen::build()`, and depend on the same release of `tooltable-codegen` (in [build-dependencies]) as of `tooltable`"
         );
     };
 }
@@ -117,8 +117,8 @@ macro_rules! include_table {
 mod tests {
     #[test]
     fn the_contract_version_written_in_this_crate_is_the_runtimes() {
-        // `include_table!` and `__private_v4` spell the version out, because
+        // `include_table!` and `__private_v5` spell the version out, because
         // macro_rules and paths cannot read a constant.
-        assert_eq!(tooltable_runtime::CONTRACT, 4);
+        assert_eq!(tooltable_runtime::CONTRACT, 5);
     }
 }

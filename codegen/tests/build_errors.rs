@@ -693,7 +693,7 @@ fn a_method_tool_takes_its_impl_as_context() {
     assert_eq!(analysis.diagnostics(), []);
     // The generated file is tokens; how they are spaced is not the point.
     let tokens: String = analysis.table_source().split_whitespace().collect();
-    assert!(tokens.contains("::tooltable::__private_v4::Table<crate::Server>"));
+    assert!(tokens.contains("::tooltable::__private_v5::Table<crate::Server>"));
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! second depending on the first:
 //!
 //! - the rules, at the root: names, tiers and annotations, confirmation,
-//!   `_meta` keys, schema rules, limits, search hints, [`clients`]: what
+//!   `_meta` keys, schema rules, limits, search hints, [`search`]: the words a tool is found by and
+//!   how a query ranks tools, [`clients`]: what
 //!   each MCP client does with a tool it cannot take, and [`lowering`]:
 //!   the rewrites of served schemas an author can opt into for them;
 //! - [`wire`]: canonical JSON, descriptors, fingerprints, the manifest, the
@@ -28,7 +29,7 @@
 /// built with, and declares it as `cfg(tooltable_contract = "N")`; the
 /// facade reads tables of exactly one version, and names the module
 /// generated code reaches `__private_vN`.
-pub const CONTRACT: u32 = 4;
+pub const CONTRACT: u32 = 5;
 
 pub mod clients;
 pub mod confirm;
@@ -44,6 +45,7 @@ pub mod names;
 pub mod param_headers;
 pub mod quote;
 pub mod schema;
+pub mod search;
 pub mod search_hint;
 pub mod task;
 pub mod tier;

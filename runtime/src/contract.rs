@@ -2,7 +2,7 @@
 //!
 //! Everything the `#[tool]` macro's shims and the build script's generated
 //! table name is reached through this one module, which the `tooltable`
-//! facade re-exports as `__private_v4` (the number is [`crate::CONTRACT`]).
+//! facade re-exports as `__private_v5` (the number is [`crate::CONTRACT`]).
 //! It is not an API: generated code of another contract version never
 //! reaches it, because `include_table!` refuses such a table with one
 //! sentence before any of it is compiled.
@@ -22,6 +22,7 @@ pub use crate::rules::lowering::Lowering;
 pub use crate::rules::names::NameProfile;
 #[cfg(feature = "schema-guard")]
 pub use crate::rules::schema::no_parameters;
+pub use crate::rules::search::Index as SearchIndex;
 pub use crate::rules::task::TaskSupport;
 pub use crate::rules::tier::{Tier, World};
 pub use crate::table::shim::{Context, Reference, Shim, ShimFns};

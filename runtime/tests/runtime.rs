@@ -18,6 +18,7 @@ mod mounted;
 mod process;
 mod redis_store;
 mod registry;
+mod search;
 mod serve;
 mod shutdown;
 mod talk;

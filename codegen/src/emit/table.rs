@@ -4,7 +4,8 @@
 //! `#[tool]` macro emits implement traits on them), the `__tooltable_seen!`
 //! macro that accepts exactly the shims this file expects and fails the
 //! build for any other, and the `TOOLS` static: entries sorted by name, each
-//! with its metadata, descriptor text, fingerprint bytes and handler. Each
+//! with its metadata, descriptor text, fingerprint bytes and handler, and
+//! the search index over their words. Each
 //! item is written with `quote!`, as the macro writes its shims, one item
 //! (and one table entry) per line.
 
@@ -15,6 +16,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use tooltable_rules::confirm::Confirm;
 use tooltable_rules::names::NameProfile;
+use tooltable_rules::search::{IndexBuilder, Searchable};
 use tooltable_rules::task::TaskSupport;
 use tooltable_rules::tier::{Tier, World};
 use tooltable_rules::wire::fingerprint::Fingerprint;
@@ -160,6 +162,35 @@ fn entry(tool: &DescribedTool, context: &TokenStream) -> TokenStream {
     }
 }
 
+/// The search index over the tools' words, in the table's order: every
+/// word with its postings, and each tool's number of words.
+fn search_index(table: &Table) -> TokenStream {
+    let p = private();
+    let documents: Vec<Vec<String>> = table
+        .tools
+        .iter()
+        .map(|tool| {
+            let platforms = tool.platforms();
+            Searchable::of_descriptor(&tool.descriptor, tool.info(&platforms).toolset).words()
+        })
+        .collect();
+    let index = match IndexBuilder::new(&documents) {
+        Ok(index) => index,
+        Err(error) => {
+            let message = error.to_string();
+            return quote!(::core::compile_error!(#message));
+        }
+    };
+    let words = index.words().iter().map(|(word, postings)| {
+        let postings = postings
+            .iter()
+            .map(|&(tool, count)| quote!((#tool, #count)));
+        quote!((#word, &[#(#postings),*]))
+    });
+    let lengths = index.lengths();
+    quote!(#p::SearchIndex { words: &[#(#words),*], lengths: &[#(#lengths),*] })
+}
+
 /// The `compile_error!` for a shim the build script did not see, before
 /// and after the tool's name.
 fn unseen(root: &str) -> (&'static str, String) {
@@ -240,6 +271,7 @@ pub fn render(
             .collect::<Vec<_>>()
             .join(",")
     );
+    let search = search_index(table);
     let names: Vec<&str> = table.tools.iter().map(|t| t.name.as_str()).collect();
     let slots = tooltable_rules::wire::name_index::build(&names)
         .into_iter()
@@ -287,6 +319,7 @@ pub fn render(
                     &#entries_static,
                     #p::NameIndex::__new(&[#(#names),*], &[#(#slots),*]),
                     #list_json,
+                    #search,
                     #p::Settings {
                         names: #p::NameProfile::#profile,
                         prefixes: &[#(#prefixes),*],

@@ -564,6 +564,23 @@ impl<C: 'static> Registry<C> {
         (ListText::Shared(text), count)
     }
 
+    /// The tools of the table `caller` may see whose words best match
+    /// `query` (their names, titles, descriptions, parameters, toolsets and
+    /// search hints), best first, at most `limit`. They are ranked by the
+    /// index baked at build time, so nothing is indexed when the server
+    /// starts; a tool the caller may not see (by policy, flag or pin) is
+    /// never among them. Tools registered at run time are not searched yet.
+    pub fn search(&self, caller: &Caller, query: &str, limit: usize) -> Vec<Entry<C>> {
+        self.inner
+            .table
+            .search(query, limit, |tool| {
+                self.visible(&Entry::Static(tool), caller)
+            })
+            .into_iter()
+            .map(Entry::Static)
+            .collect()
+    }
+
     /// The entries a caller may see, in name order (for adapters that need
     /// typed tools rather than text).
     pub fn visible_entries(&self, caller: &Caller) -> Vec<Entry<C>> {

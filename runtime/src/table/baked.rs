@@ -5,7 +5,9 @@
 //! at build time: validated metadata, the descriptor's served text, its
 //! fingerprint, and the function that invokes the handler. Nothing here is
 //! computed at start-up; a lookup by name goes through the hash index the
-//! build script laid out (see [`crate::wire::name_index`]).
+//! build script laid out (see [`crate::wire::name_index`]), and a search
+//! through the index of the tools' words it baked (see
+//! [`crate::rules::search`]).
 
 use crate::call::handle::Call;
 use crate::call::handler::{Check, Handler, Invoke};
@@ -15,6 +17,7 @@ use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
 use crate::rules::lowering::Lowering;
 use crate::rules::names::NameProfile;
+use crate::rules::search::Index as SearchIndex;
 use crate::rules::validate::{NO_VALIDATOR, SchemaError, Validator};
 use crate::table::shim::{Reference, ShimFns};
 use crate::wire::fingerprint::Fingerprint;
@@ -176,13 +179,17 @@ pub struct Table<C: 'static> {
     /// The tools' names in the same order, hashed for lookups.
     names: NameIndex,
     list_json: &'static str,
+    search: SearchIndex<'static>,
     settings: Settings,
 }
 
 impl<C: 'static> Table<C> {
     /// Used by generated code only: `tools` must be sorted by name, `names`
-    /// must index their names in that order, and `list_json` must be the
-    /// JSON array of their descriptors in that order.
+    /// must index their names in that order, `list_json` must be the JSON
+    /// array of their descriptors in that order, and `search` index their
+    /// words in that order.
+    // One argument per baked part, in the order the build writes them.
+    #[allow(clippy::too_many_arguments)]
     #[doc(hidden)]
     pub const fn __new(
         crate_name: &'static str,
@@ -191,6 +198,7 @@ impl<C: 'static> Table<C> {
         tools: &'static [Tool<C>],
         names: NameIndex,
         list_json: &'static str,
+        search: SearchIndex<'static>,
         settings: Settings,
     ) -> Table<C> {
         Table {
@@ -200,8 +208,28 @@ impl<C: 'static> Table<C> {
             tools,
             names,
             list_json,
+            search,
             settings,
         }
+    }
+
+    /// The tools whose words best match `query`, best first, at most
+    /// `limit`, among those `eligible` takes. The ranking is baked: nothing
+    /// is indexed when the server starts.
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        eligible: impl Fn(&'static Tool<C>) -> bool,
+    ) -> Vec<&'static Tool<C>> {
+        let tools = self.tools;
+        self.search
+            .rank(query, limit, |position| {
+                tools.get(position).is_some_and(&eligible)
+            })
+            .into_iter()
+            .filter_map(|(position, _)| tools.get(position))
+            .collect()
     }
 
     /// The crate's settings the table was built with.
