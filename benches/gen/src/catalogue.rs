@@ -94,6 +94,7 @@ publish = false
 [dependencies]
 tooltable = {{ path = "{repo}", features = ["serve"] }}
 serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
 
 [build-dependencies]
 tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
@@ -105,12 +106,67 @@ tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, featur
             "fn main() {\n    tooltable_codegen::build();\n}\n".to_owned(),
         ),
         ("src/lib.rs".to_owned(), lib),
+        ("src/bin/rank.rs".to_owned(), RANK.to_owned()),
     ];
     for (toolset, tools) in toolsets {
         files.push((format!("src/{toolset}.rs"), module(toolset, &tools)?));
     }
     Ok(files)
 }
+
+/// A bin that ranks the labelled queries with `Registry::search`, as
+/// benches/discovery.sh scores every ranker, then times the search:
+/// `rank QUERIES OUT` writes the rankings to OUT and prints the median
+/// time per query over rounds of every query.
+const RANK: &str = r#"//! Ranks each labelled query with `Registry::search`, and times it (generated).
+
+use std::time::Instant;
+
+/// Rounds of every query timed.
+const ROUNDS: usize = 200;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [queries, out] = &args[..] else {
+        eprintln!("usage: rank QUERIES OUT");
+        std::process::exit(2);
+    };
+    let queries: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(queries).expect("the queries")).expect("JSON");
+    let registry = tooltable::Registry::builder(&catalogue_tooltable::TOOLS)
+        .max_tier(tooltable::Tier::Destructive)
+        .build();
+    let caller = tooltable::Caller::operator();
+    let mut rankings = serde_json::Map::new();
+    for query in queries["queries"].as_array().expect("queries") {
+        let found: Vec<String> = registry
+            .search(&caller, query["text"].as_str().expect("text"), 10)
+            .iter()
+            .map(|entry| entry.info().name.to_owned())
+            .collect();
+        rankings.insert(query["id"].as_str().expect("id").to_owned(), serde_json::json!(found));
+    }
+    let ranked = serde_json::json!({"ranker": "tooltable Registry::search", "rankings": rankings});
+    std::fs::write(out, serde_json::to_string_pretty(&ranked).unwrap() + "\n").expect("written");
+    let texts: Vec<&str> = queries["queries"]
+        .as_array()
+        .expect("queries")
+        .iter()
+        .map(|q| q["text"].as_str().expect("text"))
+        .collect();
+    let mut per_query: Vec<f64> = (0..ROUNDS)
+        .map(|_| {
+            let started = Instant::now();
+            for text in &texts {
+                std::hint::black_box(registry.search(&caller, std::hint::black_box(text), 10));
+            }
+            started.elapsed().as_secs_f64() / texts.len() as f64
+        })
+        .collect();
+    per_query.sort_by(f64::total_cmp);
+    println!("discovery-search/latency\t{:.0}", per_query[ROUNDS / 2] * 1e9);
+}
+"#;
 
 fn module(toolset: &str, tools: &[&Tool]) -> Result<String, String> {
     let mut out = format!(
