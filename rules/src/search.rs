@@ -159,6 +159,20 @@ pub struct Index<'a> {
 }
 
 impl Index<'_> {
+    /// Each tool's words as indexed, by position (in word order, not the
+    /// order of its texts): what an index over more tools starts from.
+    pub fn documents(&self) -> Vec<Vec<String>> {
+        let mut documents = vec![Vec::new(); self.lengths.len()];
+        for &(word, postings) in self.words {
+            for &(tool, count) in postings {
+                if let Some(document) = documents.get_mut(usize::from(tool)) {
+                    document.extend(std::iter::repeat_n(word.to_owned(), usize::from(count)));
+                }
+            }
+        }
+        documents
+    }
+
     /// The tools that match `query`, best first, among those `eligible`
     /// takes (by position), at most `limit`, each with its score. Ties are
     /// broken by position, so the answer does not depend on anything but
@@ -227,7 +241,9 @@ impl std::fmt::Display for IndexError {
 
 impl std::error::Error for IndexError {}
 
-/// An index built from tools' words, in memory: what the build bakes.
+/// An index built from tools' words, in memory: what the build bakes, and
+/// what the server ranks the table and the tools registered at run time
+/// with, once there are such tools.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IndexBuilder {
     words: Vec<(String, Vec<(u16, u16)>)>,
@@ -432,6 +448,35 @@ mod tests {
         assert!(index.rank("nothing shared", 10, |_| true).is_empty());
         assert!(index.rank("", 10, |_| true).is_empty());
         assert!(index.rank("report", 0, |_| true).is_empty());
+    }
+
+    #[test]
+    fn an_index_gives_back_the_words_it_was_built_from() {
+        let tools = vec![
+            words("list dns records"),
+            Vec::new(),
+            words("dns zones, dns"),
+        ];
+        let built = IndexBuilder::new(&tools).unwrap();
+        let words: Vec<(&str, Postings<'_>)> = built
+            .words()
+            .iter()
+            .map(|(w, p)| (w.as_str(), p.as_slice()))
+            .collect();
+        let index = Index {
+            words: &words,
+            lengths: built.lengths(),
+        };
+        let mut documents = index.documents();
+        for document in &mut documents {
+            document.sort();
+        }
+        let mut expected = tools;
+        for document in &mut expected {
+            document.sort();
+        }
+        assert_eq!(documents, expected);
+        assert_eq!(IndexBuilder::new(&index.documents()).unwrap(), built);
     }
 
     #[test]

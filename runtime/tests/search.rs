@@ -1,7 +1,10 @@
-//! Search over the baked table: ranked by the index the build wrote, and
-//! only among the tools the caller may see.
+//! Search: the table's tools ranked by the index the build wrote, tools
+//! registered at run time ranked with them, and only among the tools the
+//! caller may see.
 
 use tooltable_fixture::{Shelf, TOOLS};
+use tooltable_runtime::Call;
+use tooltable_runtime::provider::{BoxFuture, Outcome, Output, ProvidedTool, Provider, handler};
 use tooltable_runtime::registry::{MemoryStore, Pins};
 use tooltable_runtime::{Caller, Fingerprint, Registry, Tier};
 
@@ -75,4 +78,48 @@ fn a_tool_the_caller_may_not_see_is_never_found() {
         !found(&registry, &Caller::operator().pinned(stale), query, 20)
             .contains(&"items_destroy".to_owned())
     );
+}
+
+/// A provider of tools registered at run time.
+struct Weather;
+
+impl Provider<Shelf> for Weather {
+    fn name(&self) -> &str {
+        "weather"
+    }
+    fn tools(&self) -> Vec<ProvidedTool<Shelf>> {
+        let tool = |name: &str, description: &str| {
+            ProvidedTool::new(
+                name,
+                Tier::Read,
+                description,
+                handler(|_: &Shelf, _, _: &Call| -> BoxFuture<'_, Outcome> {
+                    Box::pin(async { Ok(Output::Text("sunny".into())) })
+                }),
+            )
+        };
+        let mut forecast = tool("items_forecast", "Tell tomorrow's weather for a city.");
+        forecast.search_hint = Some("rain umbrella".into());
+        vec![forecast, tool("items_zz_hidden", "Tell the weather secretly.")]
+    }
+}
+
+#[test]
+fn tools_registered_at_run_time_are_ranked_with_the_tables() {
+    let registry = everything();
+    let operator = Caller::operator();
+    assert!(found(&registry, &operator, "weather", 10).is_empty());
+    registry.register(&Weather).unwrap();
+    assert_eq!(
+        found(&registry, &operator, "will it rain tomorrow", 1),
+        ["items_forecast"],
+        "a provided tool's search hint is searched too"
+    );
+    assert_eq!(
+        found(&registry, &operator, "destroy an item for good", 1),
+        ["items_destroy"],
+        "the table's tools are still found once the index holds both"
+    );
+    registry.set_enabled("items_zz_hidden", false).unwrap();
+    assert_eq!(found(&registry, &operator, "weather", 10), ["items_forecast"]);
 }

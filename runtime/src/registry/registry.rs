@@ -20,6 +20,7 @@ use crate::registry::policy::{AllowAll, Caller, MaxTier, Policy, check_permissio
 use crate::registry::provider::{BatchError, Provider, Registered, validate_batch};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
+use crate::rules::search::{IndexBuilder, Searchable};
 use crate::rules::tier::Tier;
 use crate::rules::tier::World;
 use crate::table::{Table, Tool};
@@ -207,6 +208,48 @@ struct Provided<C: 'static> {
     providers: BTreeSet<String>,
     /// Bumped whenever `tools` changes.
     epoch: u64,
+    /// The search index over the table's tools and these, in the order of
+    /// [`merged`], once there are any.
+    search: Option<IndexBuilder>,
+}
+
+/// The table's tools and the provided ones, in name order.
+fn merged<C: 'static>(table: &'static Table<C>, provided: &Provided<C>) -> Vec<Entry<C>> {
+    let mut out: Vec<Entry<C>> = Vec::with_capacity(table.len() + provided.tools.len());
+    let (mut a, mut b) = (
+        table.tools().iter().peekable(),
+        provided.tools.iter().peekable(),
+    );
+    loop {
+        let take_static = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.name() < y.name.as_str(),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        if take_static {
+            out.extend(a.next().map(Entry::Static));
+        } else {
+            out.extend(b.next().map(|t| Entry::Provided(t.clone())));
+        }
+    }
+    out
+}
+
+/// The search index over `entries`: the table's words as the build
+/// indexed them, and each provided tool's from its descriptor.
+fn index_of<C: 'static>(table: &'static Table<C>, entries: &[Entry<C>]) -> Option<IndexBuilder> {
+    let mut baked = table.search_index().documents().into_iter();
+    let documents: Vec<Vec<String>> = entries
+        .iter()
+        .map(|entry| match entry {
+            Entry::Static(_) => baked.next().unwrap_or_default(),
+            Entry::Provided(tool) => {
+                Searchable::of_descriptor(&tool.descriptor, tool.info().toolset).words()
+            }
+        })
+        .collect();
+    IndexBuilder::new(&documents).ok()
 }
 
 /// The table plus providers, with policy, enable flags and pins.
@@ -316,6 +359,7 @@ impl<C: 'static> RegistryBuilder<C> {
                     tools: Vec::new(),
                     providers: BTreeSet::new(),
                     epoch: 0,
+                    search: None,
                 }),
                 lists: Mutex::new(ListCache::default()),
             }),
@@ -458,26 +502,7 @@ impl<C: 'static> Registry<C> {
     /// they were read at.
     fn entries_at(&self) -> (Vec<Entry<C>>, u64) {
         let provided = self.read_provided();
-        let mut out: Vec<Entry<C>> =
-            Vec::with_capacity(self.inner.table.len() + provided.tools.len());
-        let (mut a, mut b) = (
-            self.inner.table.tools().iter().peekable(),
-            provided.tools.iter().peekable(),
-        );
-        loop {
-            let take_static = match (a.peek(), b.peek()) {
-                (Some(x), Some(y)) => x.name() < y.name.as_str(),
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => break,
-            };
-            if take_static {
-                out.extend(a.next().map(Entry::Static));
-            } else {
-                out.extend(b.next().map(|t| Entry::Provided(t.clone())));
-            }
-        }
-        (out, provided.epoch)
+        (merged(self.inner.table, &provided), provided.epoch)
     }
 
     /// Whether a tool is enabled (no override means enabled).
@@ -564,20 +589,37 @@ impl<C: 'static> Registry<C> {
         (ListText::Shared(text), count)
     }
 
-    /// The tools of the table `caller` may see whose words best match
-    /// `query` (their names, titles, descriptions, parameters, toolsets and
-    /// search hints), best first, at most `limit`. They are ranked by the
-    /// index baked at build time, so nothing is indexed when the server
-    /// starts; a tool the caller may not see (by policy, flag or pin) is
-    /// never among them. Tools registered at run time are not searched yet.
+    /// The tools `caller` may see whose words best match `query` (their
+    /// names, titles, descriptions, parameters, toolsets and search hints),
+    /// best first, at most `limit`; a tool the caller may not see (by
+    /// policy, flag or pin) is never among them. The table's tools are
+    /// ranked by the index baked at build time, so nothing is indexed when
+    /// the server starts; once tools are registered at run time, the
+    /// registration indexes them with the table's, and a search ranks
+    /// them all together.
     pub fn search(&self, caller: &Caller, query: &str, limit: usize) -> Vec<Entry<C>> {
-        self.inner
-            .table
-            .search(query, limit, |tool| {
-                self.visible(&Entry::Static(tool), caller)
-            })
+        let provided = self.read_provided();
+        let Some(index) = &provided.search else {
+            drop(provided);
+            return self
+                .inner
+                .table
+                .search(query, limit, |tool| {
+                    self.visible(&Entry::Static(tool), caller)
+                })
+                .into_iter()
+                .map(Entry::Static)
+                .collect();
+        };
+        let entries = merged(self.inner.table, &provided);
+        let ranked = index.rank(query, limit, |position| {
+            entries
+                .get(position)
+                .is_some_and(|entry| self.visible(entry, caller))
+        });
+        ranked
             .into_iter()
-            .map(Entry::Static)
+            .filter_map(|(position, _)| entries.get(position).cloned())
             .collect()
     }
 
@@ -867,6 +909,7 @@ impl<C: 'static> Registry<C> {
         provided.tools.sort_by(|a, b| a.name.cmp(&b.name));
         provided.providers.insert(name);
         provided.epoch += 1;
+        provided.search = index_of(table, &merged(table, &provided));
         drop(provided);
         self.changed();
         Ok(count)

@@ -213,6 +213,11 @@ impl<C: 'static> Table<C> {
         }
     }
 
+    /// The search index baked over the tools' words, in name order.
+    pub(crate) const fn search_index(&self) -> &SearchIndex<'static> {
+        &self.search
+    }
+
     /// The tools whose words best match `query`, best first, at most
     /// `limit`, among those `eligible` takes. The ranking is baked: nothing
     /// is indexed when the server starts.
