@@ -20,7 +20,7 @@ use crate::registry::policy::{AllowAll, Caller, MaxTier, Policy, check_permissio
 use crate::registry::provider::{BatchError, Provider, Registered, validate_batch};
 use crate::rules::confirm::Consent;
 use crate::rules::info::ToolInfo;
-use crate::rules::search::{IndexBuilder, Searchable};
+use crate::rules::search::{IndexBuilder, IndexError, Searchable};
 use crate::rules::tier::Tier;
 use crate::rules::tier::World;
 use crate::table::{Table, Tool};
@@ -210,7 +210,7 @@ struct Provided<C: 'static> {
     epoch: u64,
     /// The search index over the table's tools and these, in the order of
     /// [`merged`], once there are any.
-    search: Option<IndexBuilder>,
+    search: Option<Arc<IndexBuilder>>,
 }
 
 /// The table's tools and the provided ones, in name order.
@@ -238,7 +238,10 @@ fn merged<C: 'static>(table: &'static Table<C>, provided: &Provided<C>) -> Vec<E
 
 /// The search index over `entries`: the table's words as the build
 /// indexed them, and each provided tool's from its descriptor.
-fn index_of<C: 'static>(table: &'static Table<C>, entries: &[Entry<C>]) -> Option<IndexBuilder> {
+fn index_of<C: 'static>(
+    table: &'static Table<C>,
+    entries: &[Entry<C>],
+) -> Result<IndexBuilder, IndexError> {
     let mut baked = table.search_index().documents().into_iter();
     let documents: Vec<Vec<String>> = entries
         .iter()
@@ -249,7 +252,7 @@ fn index_of<C: 'static>(table: &'static Table<C>, entries: &[Entry<C>]) -> Optio
             }
         })
         .collect();
-    IndexBuilder::new(&documents).ok()
+    IndexBuilder::new(&documents)
 }
 
 /// The table plus providers, with policy, enable flags and pins.
@@ -599,7 +602,7 @@ impl<C: 'static> Registry<C> {
     /// them all together.
     pub fn search(&self, caller: &Caller, query: &str, limit: usize) -> Vec<Entry<C>> {
         let provided = self.read_provided();
-        let Some(index) = &provided.search else {
+        let Some(index) = provided.search.clone() else {
             drop(provided);
             return self
                 .inner
@@ -612,6 +615,9 @@ impl<C: 'static> Registry<C> {
                 .collect();
         };
         let entries = merged(self.inner.table, &provided);
+        // The flag store may be remote: the registered tools are not held
+        // while it is asked.
+        drop(provided);
         let ranked = index.rank(query, limit, |position| {
             entries
                 .get(position)
@@ -905,11 +911,23 @@ impl<C: 'static> Registry<C> {
             ))
         })?;
         let count = registered.len();
+        let before = provided.tools.clone();
         provided.tools.extend(registered.into_iter().map(Arc::new));
         provided.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        let search = match index_of(table, &merged(table, &provided)) {
+            Ok(search) => search,
+            Err(error) => {
+                provided.tools = before;
+                return Err(BatchError {
+                    provider: name,
+                    tool: String::new(),
+                    rule: error.to_string(),
+                });
+            }
+        };
         provided.providers.insert(name);
         provided.epoch += 1;
-        provided.search = index_of(table, &merged(table, &provided));
+        provided.search = Some(Arc::new(search));
         drop(provided);
         self.changed();
         Ok(count)
