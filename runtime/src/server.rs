@@ -127,6 +127,21 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
         self.adapt(|s| s.shortcut_calls = enabled)
     }
 
+    /// Serves in discovery mode: `tools/list` answers the tools `discovery`
+    /// lists (to the callers that may see them) and two tools of its own, a
+    /// search over every tool the caller may see and a call tool that calls
+    /// one by name through exactly the path `tools/call` takes. For
+    /// servers of many tools, whose whole listing would cost a model's
+    /// context more than it needs; see [`Discovery`](crate::serve::Discovery).
+    /// Refused at serve time when a listed tool is not in the registry or
+    /// one of the registry's tools has the name of discovery's own.
+    pub fn discovery(self, discovery: crate::mcp::discovery::Discovery) -> Server<McpServer<C>> {
+        if let Some(refusal) = discovery.refusal(self.handler.registry()) {
+            return self.refuse(refusal);
+        }
+        self.adapt(|s| s.discovery = Some(discovery))
+    }
+
     /// Instructions sent to clients when they connect.
     pub fn instructions(self, text: impl Into<String>) -> Server<McpServer<C>> {
         self.adapt(|s| s.instructions = Some(text.into()))

@@ -11,6 +11,7 @@ mod call;
 mod calling;
 mod compose;
 mod consent;
+mod discovery;
 mod hardening;
 mod limits;
 mod listing;

@@ -26,7 +26,9 @@ end on 2026-07-28, and as an ordinary call on the initialize era, and a
 delete asks for consent through the task's questions: a request over the session on the initialize era,
 an input-required round on 2026-07-28; and URL mode, through the
 runtime's test fixture (`--fixture`), whose tool asks the person to open a
-page. Every `tools/list` and `tools/call` message the server sends is
+page; and discovery mode, on the fixture (`--discovery`): the listing, a
+search, a found tool called through the call tool, and a tool the policy
+hides neither found nor called. Every `tools/list` and `tools/call` message the server sends is
 validated against the official schema of the protocol revision it speaks.
 Then, over HTTP with bearer tokens (tests/e2e/auth.py), it checks identity:
 scopes decide what is listed and called, and every bad token, missing
@@ -440,6 +442,40 @@ async def open_a_page(fixture: Path, mode: str) -> None:
                 check("URL-mode elicitation" in str(error), f"{label}: a client that cannot open pages is refused with -32021 saying so ({error})")
 
 
+async def discovery(fixture: Path, schemas: Schemas, mode: str, workdir: Path) -> None:
+    """Discovery mode on the test fixture (`--discovery`): the listing is the
+    listed tool and the search and call tools; a search answers full
+    descriptors, best first; a found tool is called through the call tool;
+    a tool the policy hides (items_destroy, above the served tier) is
+    neither found nor callable through the call tool."""
+    label = f"stdio/discovery/{mode}"
+    print(f"== {label}", flush=True)
+    log = workdir / f"discovery-{mode}.log"
+    params = StdioServerParameters(command=sys.executable, args=[str(HERE / "record_stdio.py"), str(log), "--", str(fixture), "--discovery"])
+    async with Client(params, mode=mode) as client:
+        listed = [tool.name for tool in (await client.list_tools()).tools]
+        check(listed == ["search_tools", "call_tool", "items_get"], f"{label}: the listing is the search and call tools and the listed tool ({listed})")
+        found = wire(await client.call_tool("search_tools", {"query": "create an item"}))
+        tools = (found.get("structuredContent") or {}).get("tools", [])
+        check(bool(tools) and tools[0].get("name") == "items_create" and "inputSchema" in tools[0],
+              f"{label}: a search answers the best tool's full descriptor first ({[t.get('name') for t in tools]})")
+        created = wire(await client.call_tool("call_tool", {"name": "items_create", "arguments": {"name": "lamp"}}))
+        check(created.get("isError") is False and (created.get("structuredContent") or {}).get("name") == "lamp",
+              f"{label}: a found tool is called through the call tool ({created})")
+        hidden = wire(await client.call_tool("search_tools", {"query": "destroy an item for good", "limit": 10}))
+        names = [t.get("name") for t in (hidden.get("structuredContent") or {}).get("tools", [])]
+        check("items_destroy" not in names and bool(names), f"{label}: a tool the policy hides is never found ({names})")
+        outcomes = []
+        for name, arguments in (("items_destroy", {"id": 1}), ("call_tool", {"name": "items_destroy", "arguments": {"id": 1}})):
+            try:
+                outcomes.append(text_of(wire(await client.call_tool(name, arguments))))
+            except MCPError as error:
+                outcomes.append(f"error {error}")
+        check(outcomes[0] == outcomes[1] and "items_destroy" in outcomes[0],
+              f"{label}: the call tool refuses a hidden tool as its own name does ({outcomes})")
+    validate_recording(log, schemas, label, at_least=6)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -639,6 +675,7 @@ def main() -> int:
                 anyio.run(run_tasks, args.server, schemas, mode, workdir)
                 anyio.run(cannot_ask, args.server, workdir, mode)
                 anyio.run(open_a_page, args.fixture, mode)
+                anyio.run(discovery, args.fixture, schemas, mode, workdir)
         anyio.run(run_http, args.server, expected, schemas, workdir)
         anyio.run(run_auth, args.server, workdir, check, Talk().on_elicit)
         anyio.run(run_limits, args.server, workdir, check)

@@ -258,19 +258,25 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     pub(crate) fn shortcut(&self, stateless: bool) -> Arc<dyn Shortcut> {
         let session = (!stateless).then(|| self.session.negotiated.clone());
         Arc::new(Shortcuts {
-            listing: self.settings.shortcut_lists.then(|| Listing {
-                registry: self.registry.clone(),
-                shape: listing::Shape {
-                    ttl_ms: self.settings.ttl_ms,
-                    page_size: self.settings.page_size,
+            // Discovery mode lists and calls tools of its own, which only
+            // the adapter's typed path knows.
+            listing: (self.settings.shortcut_lists && self.settings.discovery.is_none()).then(
+                || Listing {
+                    registry: self.registry.clone(),
+                    shape: listing::Shape {
+                        ttl_ms: self.settings.ttl_ms,
+                        page_size: self.settings.page_size,
+                    },
+                    caller: self.settings.caller.clone(),
+                    session: session.clone(),
                 },
-                caller: self.settings.caller.clone(),
-                session: session.clone(),
-            }),
-            calling: self.settings.shortcut_calls.then(|| Calling {
-                server: Arc::new(self.share()),
-                session,
-            }),
+            ),
+            calling: (self.settings.shortcut_calls && self.settings.discovery.is_none()).then(
+                || Calling {
+                    server: Arc::new(self.share()),
+                    session,
+                },
+            ),
         })
     }
 
@@ -850,10 +856,27 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let caller = self.caller_of(&context);
-        let entries = self.registry.visible_entries(&caller);
+        let mut entries = self.registry.visible_entries(&caller);
+        let own: Vec<Tool> = match &self.settings.discovery {
+            None => Vec::new(),
+            Some(discovery) => {
+                entries.retain(|entry| discovery.lists(entry.name()));
+                discovery
+                    .descriptors(self.registry.max_tier())
+                    .into_iter()
+                    .map(|descriptor| {
+                        serde_json::from_value(descriptor).map_err(|e| {
+                            tracing::error!(error = %e, "discovery's own descriptor does not fit rmcp's Tool");
+                            ErrorData::internal_error("a tool's descriptor could not be served; consult the server log", None)
+                        })
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        let count = own.len() + entries.len();
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        let (start, end) = listing::page(cursor, entries.len(), self.settings.page_size)
-            .ok_or_else(|| {
+        let (start, end) =
+            listing::page(cursor, count, self.settings.page_size).ok_or_else(|| {
                 ErrorData::invalid_params(
                     format!(
                         "cursor `{}` is not one this server gave out; list again without a cursor",
@@ -862,12 +885,14 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                     None,
                 )
             })?;
-        let tools = entries[start..end]
-            .iter()
-            .map(|e| self.rmcp_tool(e))
+        let tools = (start..end)
+            .map(|i| match own.get(i) {
+                Some(tool) => Ok(tool.clone()),
+                None => self.rmcp_tool(&entries[i - own.len()]),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut result = ListToolsResult::with_all_items(tools);
-        if end < entries.len() {
+        if end < count {
             result.next_cursor = Some(end.to_string());
         }
         // Caching hints are part of the 2026-07-28 revision; earlier peers get
@@ -885,6 +910,21 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.caller_of(&context);
+        if let Some(discovery) = &self.settings.discovery {
+            if request.name == discovery.call {
+                match discovery.unwrap(request.arguments.take()) {
+                    Ok((name, arguments)) => {
+                        request.name = name.into();
+                        request.arguments = Some(arguments);
+                    }
+                    Err(refusal) => return Ok(to_rmcp_result(refusal).into()),
+                }
+            }
+            if request.name == discovery.search {
+                let found = discovery.search(&self.registry, &caller, request.arguments.as_ref());
+                return Ok(to_rmcp_result(found).into());
+            }
+        }
         if let Some(place) = self.task_place(&request.name, &caller, &context).await? {
             return self.call_as_task(request, context, caller, place).await;
         }

@@ -8,6 +8,7 @@
 
 use crate::mcp::admission::CallLimits;
 use crate::mcp::caller::CallerSource;
+use crate::mcp::discovery::Discovery;
 use crate::registry::tasks::{TaskHome, TaskLimits};
 use rmcp::model::Implementation;
 use std::time::Duration;
@@ -58,6 +59,8 @@ pub(crate) struct Settings {
     /// Whether the transports answer the calls that cannot talk back
     /// themselves ([`calling`](super::calling)).
     pub shortcut_calls: bool,
+    /// Discovery mode, when it is on ([`discovery`](super::discovery)).
+    pub discovery: Option<Discovery>,
 }
 
 impl Settings {
@@ -77,6 +80,7 @@ impl Settings {
             task_home: TaskHome::Memory,
             shortcut_lists: true,
             shortcut_calls: true,
+            discovery: None,
         }
     }
 }
