@@ -5,7 +5,9 @@
 # servers), and benches/discovery/quality.py scores each the same way
 # (precision at 1 and 5, recall at 10). tooltable's search is also timed:
 # the median, over 200 rounds of every query, of the time per query
-# (`discovery-search/latency`, in nanoseconds). The labelled set was written before
+# (`discovery-search/latency`, in nanoseconds); and the catalogue's listing
+# is measured as a client reads it, in bytes, whole and in discovery mode
+# (`discovery-listing/full`, `discovery-listing/discovery`). The labelled set was written before
 # any ranking of ours existed and is kept as it is: change the rankers, not
 # the queries.
 #

@@ -92,9 +92,10 @@ publish = false
 [package.metadata.tooltable]
 
 [dependencies]
-tooltable = {{ path = "{repo}", features = ["serve"] }}
+tooltable = {{ path = "{repo}", features = ["serve", "testing"] }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
+tokio = {{ version = "1", features = ["rt", "macros"] }}
 
 [build-dependencies]
 tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
@@ -115,12 +116,15 @@ tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, featur
 }
 
 /// A bin that ranks the labelled queries with `Registry::search`, as
-/// benches/discovery.sh scores every ranker, then times the search:
-/// `rank QUERIES OUT` writes the rankings to OUT and prints the median
-/// time per query over rounds of every query.
+/// benches/discovery.sh scores every ranker, then times the search and
+/// measures the listing with and without discovery mode: `rank QUERIES
+/// OUT` writes the rankings to OUT and prints the median time per query
+/// over rounds of every query and the bytes of each listing.
 const RANK: &str = r#"//! Ranks each labelled query with `Registry::search`, and times it (generated).
 
 use std::time::Instant;
+use tooltable::serve::{Discovery, Server};
+use tooltable::testing::TestClient;
 
 /// Rounds of every query timed.
 const ROUNDS: usize = 200;
@@ -165,6 +169,18 @@ fn main() {
         .collect();
     per_query.sort_by(f64::total_cmp);
     println!("discovery-search/latency\t{:.0}", per_query[ROUNDS / 2] * 1e9);
+    // Each listing as a client reads it: the tools of `tools/list`, as JSON.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(async {
+        for (what, discovery) in [("full", None), ("discovery", Some(Discovery::new()))] {
+            let mut server = Server::new(registry.clone(), catalogue_tooltable::Ctx);
+            if let Some(discovery) = discovery {
+                server = server.discovery(discovery);
+            }
+            let tools = TestClient::connect(server).await.list_tools().await;
+            println!("discovery-listing/{what}\t{}", serde_json::to_string(&tools).unwrap().len());
+        }
+    });
 }
 "#;
 
