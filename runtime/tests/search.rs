@@ -100,7 +100,10 @@ impl Provider<Shelf> for Weather {
         };
         let mut forecast = tool("items_forecast", "Tell tomorrow's weather for a city.");
         forecast.search_hint = Some("rain umbrella".into());
-        vec![forecast, tool("items_zz_hidden", "Tell the weather secretly.")]
+        vec![
+            forecast,
+            tool("items_zz_hidden", "Tell the weather secretly."),
+        ]
     }
 }
 
@@ -121,5 +124,8 @@ fn tools_registered_at_run_time_are_ranked_with_the_tables() {
         "the table's tools are still found once the index holds both"
     );
     registry.set_enabled("items_zz_hidden", false).unwrap();
-    assert_eq!(found(&registry, &operator, "weather", 10), ["items_forecast"]);
+    assert_eq!(
+        found(&registry, &operator, "weather", 10),
+        ["items_forecast"]
+    );
 }
