@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tool search quality on the labelled set: every ranker answers the queries
 # of benches/discovery/queries.json over the tools of
-# benches/discovery/tools.json (300 tools in the style of large public MCP
+# benches/discovery/catalogue.json (300 tools in the style of large public MCP
 # servers), and benches/discovery/quality.py scores each the same way
 # (precision at 1 and 5, recall at 10). tooltable's search is also timed:
 # the median, over 200 rounds of every query, of the time per query
@@ -49,6 +49,6 @@ mkdir -p "$results"
 echo "== tooltable's Registry::search"
 "$release/rank" "$data/queries.json" "$results/tooltable.json" | tee -a "$results/run1.tsv"
 echo "== FastMCP's BM25 search transform"
-"$venv/bin/python" "$data/fastmcp_bm25.py" "$data/tools.json" "$data/queries.json" "$results/fastmcp-bm25.json"
+"$venv/bin/python" "$data/fastmcp_bm25.py" "$data/catalogue.json" "$data/queries.json" "$results/fastmcp-bm25.json"
 echo "== quality"
 python3 "$data/quality.py" "$data/queries.json" "$results"/*.json --tsv "$results/run1.tsv"

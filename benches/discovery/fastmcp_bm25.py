@@ -7,7 +7,7 @@ input schema its parameters describe), the server is given FastMCP's
 ask it. The ten names it answers, in order, are written as a rankings file
 that benches/discovery/quality.py scores the same way as any other ranker's.
 
-    python benches/discovery/fastmcp_bm25.py TOOLS QUERIES OUT
+    python benches/discovery/fastmcp_bm25.py CATALOGUE QUERIES OUT
 """
 
 import asyncio
@@ -80,7 +80,7 @@ async def rank(tools, queries):
 
 def main():
     if len(sys.argv) != 4:
-        raise SystemExit("usage: fastmcp_bm25.py TOOLS QUERIES OUT")
+        raise SystemExit("usage: fastmcp_bm25.py CATALOGUE QUERIES OUT")
     tools = json.load(open(sys.argv[1], encoding="utf-8"))["tools"]
     queries = json.load(open(sys.argv[2], encoding="utf-8"))["queries"]
     rankings = asyncio.run(rank(tools, queries))

@@ -1,5 +1,5 @@
 //! The discovery catalogue as a tooltable server: the 300 tools of
-//! benches/discovery/tools.json, each a `#[tool]` with its title, toolset,
+//! benches/discovery/catalogue.json, each a `#[tool]` with its title, toolset,
 //! tier, search hint, doc comment and a parameter struct whose fields carry
 //! the catalogue's types and docs, one module per toolset.
 //!
@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 pub const PACKAGE: &str = "catalogue_tooltable";
 
 /// The catalogue, relative to the tooltable checkout.
-pub const CATALOGUE: &str = "benches/discovery/tools.json";
+pub const CATALOGUE: &str = "benches/discovery/catalogue.json";
 
 #[derive(Debug, Deserialize)]
 struct Catalogue {
