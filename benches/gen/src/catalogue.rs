@@ -7,6 +7,7 @@
 //! on this crate is what a server of hundreds of tools costs a client
 //! before the first call (its listing) and what building it costs.
 
+use crate::tooltable_crate;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -61,51 +62,18 @@ pub fn files(catalogue: &str, repo: &str) -> Result<Vec<(String, String)>, Strin
     for toolset in toolsets.keys() {
         let _ = writeln!(lib, "pub mod {toolset};");
     }
-    lib.push_str(
-        r#"
-use std::sync::Arc;
-use tooltable::serve::McpServer;
-use tooltable::{Registry, Tier};
-
-/// What every handler gets.
-#[derive(Debug, Default)]
-pub struct Ctx;
-
-tooltable::include_table!();
-
-/// The MCP server over every tool, for every caller.
-pub fn server() -> McpServer<Ctx> {
-    McpServer::new(Registry::builder(&TOOLS).max_tier(Tier::Destructive).build(), Arc::new(Ctx))
-}
-"#,
-    );
+    lib.push_str(tooltable_crate::LIB_TAIL);
     let mut files = vec![
         (
             "Cargo.toml".to_owned(),
-            format!(
-                r#"[package]
-name = "{PACKAGE}"
-version = "0.1.0"
-edition = "2024"
-publish = false
-
-[package.metadata.tooltable]
-
-[dependencies]
-tooltable = {{ path = "{repo}", features = ["serve", "testing"] }}
-serde = {{ version = "1", features = ["derive"] }}
-serde_json = "1"
-tokio = {{ version = "1", features = ["rt", "macros"] }}
-
-[build-dependencies]
-tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
-"#
+            tooltable_crate::manifest(
+                PACKAGE,
+                repo,
+                r#", "testing""#,
+                "serde_json = \"1\"\ntokio = { version = \"1\", features = [\"rt\", \"macros\"] }\n",
             ),
         ),
-        (
-            "build.rs".to_owned(),
-            "fn main() {\n    tooltable_codegen::build();\n}\n".to_owned(),
-        ),
+        ("build.rs".to_owned(), tooltable_crate::BUILD_RS.to_owned()),
         ("src/lib.rs".to_owned(), lib),
         ("src/bin/rank.rs".to_owned(), RANK.to_owned()),
     ];
