@@ -28,7 +28,9 @@ use tooltable_rules::validate::{self, NO_VALIDATOR, SchemaError, Validator};
 use tooltable_rules::wire::descriptor;
 use tooltable_rules::wire::fingerprint::{self, Fingerprint};
 use tooltable_rules::wire::manifest::{Manifest, ManifestTool};
-use tooltable_rules::{clients, confirm, limits, lowering, model_text, schema, search_hint};
+use tooltable_rules::{
+    always_listed, clients, confirm, limits, lowering, model_text, schema, search_hint,
+};
 
 /// One tool, ready to be baked.
 #[derive(Clone, Debug)]
@@ -104,6 +106,7 @@ impl DescribedTool {
             confirm: attr.confirm.as_ref().map(|c| c.value.borrowed()),
             permission: text(&attr.permission),
             toolset: text(&attr.toolset),
+            always_listed: attr.always_listed(),
             since: text(&attr.since),
             platforms,
             source: &self.source,
@@ -481,6 +484,9 @@ fn describe_tool(
     }
     if let Some(hint) = &attr.search_hint {
         meta.insert(search_hint::KEY.into(), Value::String(hint.value.clone()));
+    }
+    if attr.always_listed() {
+        meta.insert(always_listed::KEY.into(), Value::Bool(true));
     }
 
     if !errors.is_empty() {

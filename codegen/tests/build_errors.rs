@@ -966,6 +966,32 @@ fn a_search_hint_is_served_in_meta_and_changes_the_fingerprint() {
 }
 
 #[test]
+fn an_always_listed_tool_tells_a_deferring_client_to_load_it_and_the_table_knows_it() {
+    let plain = ping_with("");
+    let marked = ping_with(", always_listed");
+    assert_eq!(
+        marked.descriptor["_meta"],
+        serde_json::json!({"anthropic/alwaysLoad": true})
+    );
+    assert_ne!(plain.fingerprint, marked.fingerprint);
+    let unmarked = ping_with(", always_listed = false");
+    assert!(unmarked.descriptor.get("_meta").is_none());
+    assert_eq!(plain.fingerprint, unmarked.fingerprint);
+}
+
+#[test]
+fn always_listed_with_a_value_other_than_true_or_false_is_an_error_at_its_value() {
+    let found = diagnostics(&[(
+        "src/lib.rs",
+        "/// A.\n#[tool(tier = read, always_listed = \"yes\")]\nfn a() -> String { String::new() }\n",
+    )]);
+    assert_eq!(
+        found,
+        ["src/lib.rs:2:37: `always_listed` takes no value, or `true` or `false`"]
+    );
+}
+
+#[test]
 fn a_search_hint_of_several_lines_or_of_nothing_is_an_error_at_its_value() {
     let found = diagnostics(&[(
         "src/lib.rs",

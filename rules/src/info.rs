@@ -32,6 +32,9 @@ pub struct ToolInfo<'a> {
     pub permission: Option<&'a str>,
     /// The toolset it belongs to, if any.
     pub toolset: Option<&'a str>,
+    /// Whether it is listed beside discovery's search tool and loaded at
+    /// once by a client that defers tools ([`always_listed`](crate::always_listed)).
+    pub always_listed: bool,
     /// The version that introduced it, as declared.
     pub since: Option<&'a str>,
     /// The platforms it is limited to; empty means all.

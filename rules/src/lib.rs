@@ -8,7 +8,7 @@
 //! second depending on the first:
 //!
 //! - the rules, at the root: names, tiers and annotations, confirmation,
-//!   `_meta` keys, schema rules, limits, search hints, [`search`]: the words a tool is found by and
+//!   `_meta` keys, schema rules, limits, search hints, always-listed tools, [`search`]: the words a tool is found by and
 //!   how a query ranks tools, [`clients`]: what
 //!   each MCP client does with a tool it cannot take, and [`lowering`]:
 //!   the rewrites of served schemas an author can opt into for them;
@@ -31,6 +31,7 @@
 /// generated code reaches `__private_vN`.
 pub const CONTRACT: u32 = 5;
 
+pub mod always_listed;
 pub mod clients;
 pub mod confirm;
 pub mod context;

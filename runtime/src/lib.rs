@@ -114,7 +114,7 @@ pub mod serve {
     pub use crate::mcp::admission::CallLimits;
     pub use crate::mcp::caller::{CallerFn, transport_caller};
     pub use crate::mcp::compose::Composed;
-    pub use crate::mcp::discovery::Discovery;
+    pub use crate::mcp::discovery::{Discovery, DiscoveryMode};
     pub use crate::registry::tasks::TaskLimits;
     pub use crate::server::{Server, stdio};
     #[cfg(feature = "auth")]

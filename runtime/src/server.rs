@@ -133,12 +133,14 @@ impl<C: Send + Sync + 'static> Server<McpServer<C>> {
     /// one by name through exactly the path `tools/call` takes. For
     /// servers of many tools, whose whole listing would cost a model's
     /// context more than it needs; see [`Discovery`](crate::serve::Discovery).
-    /// Refused at serve time when a listed tool is not in the registry or
-    /// one of the registry's tools has the name of discovery's own.
+    /// Refused at serve time when a listed tool or toolset is not in the
+    /// registry or one of the registry's tools has the name of discovery's
+    /// own.
     pub fn discovery(self, discovery: crate::mcp::discovery::Discovery) -> Server<McpServer<C>> {
         if let Some(refusal) = discovery.refusal(self.handler.registry()) {
             return self.refuse(refusal);
         }
+        let discovery = discovery.resolved(self.handler.registry());
         self.adapt(|s| s.discovery = Some(discovery))
     }
 

@@ -6,7 +6,8 @@
 use crate::client::{everything, read_only};
 use serde_json::{Value, json};
 use tooltable_fixture::Shelf;
-use tooltable_runtime::serve::{Discovery, McpServer, Server};
+use tooltable_rules::context::Cost;
+use tooltable_runtime::serve::{Discovery, DiscoveryMode, McpServer, Server};
 use tooltable_runtime::testing::{Answer, Revision, TestClient};
 
 const ERAS: [Revision; 2] = [Revision::R2026_07_28, Revision::R2025_11_25];
@@ -244,6 +245,10 @@ async fn settings_discovery_cannot_serve_are_refused_when_serving_starts() {
             "cannot name a tool",
         ),
         (Discovery::new().results(0), "between 1 and 50"),
+        (
+            Discovery::new().toolsets(["itemz"]),
+            "the toolset `itemz`, to which no tool of the registry belongs",
+        ),
     ] {
         let server = Server::new(everything(), Shelf::new()).discovery(discovery);
         let error = server
@@ -252,4 +257,161 @@ async fn settings_discovery_cannot_serve_are_refused_when_serving_starts() {
             .unwrap_err();
         assert!(error.to_string().contains(says), "{error}");
     }
+}
+
+#[tokio::test]
+async fn a_tool_marked_always_listed_is_listed_without_being_named() {
+    for era in ERAS {
+        let mut client = client(
+            era,
+            Server::new(everything(), Shelf::new()).discovery(Discovery::new()),
+        )
+        .await;
+        assert_eq!(
+            names(&client.list_tools().await),
+            ["search_tools", "call_tool", "items_get"],
+            "{era:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_toolset_lists_every_tool_it_holds() {
+    let server =
+        Server::new(everything(), Shelf::new()).discovery(Discovery::new().toolsets(["faults"]));
+    let mut client = client(Revision::R2025_11_25, server).await;
+    assert_eq!(
+        names(&client.list_tools().await),
+        [
+            "search_tools",
+            "call_tool",
+            "items_fault",
+            "items_get",
+            "items_pause"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_budget_lists_the_cheapest_tools_that_fit_it() {
+    let mut full = client(
+        Revision::R2025_11_25,
+        Server::new(everything(), Shelf::new()),
+    )
+    .await;
+    let mut costs: Vec<(u64, String)> = full
+        .list_tools()
+        .await
+        .iter()
+        .filter(|t| t["name"] != "items_get")
+        .map(|t| (Cost::of(t).tokens, t["name"].as_str().unwrap().to_owned()))
+        .collect();
+    costs.sort();
+    let budget = costs[0].0 + costs[1].0 + costs[2].0;
+    let server = Server::new(everything(), Shelf::new()).discovery(Discovery::new().budget(budget));
+    let mut client = client(Revision::R2025_11_25, server).await;
+    let listed = client.list_tools().await;
+    let mut chosen: Vec<&str> = names(&listed)[2..].to_vec();
+    chosen.retain(|name| *name != "items_get");
+    let mut cheapest: Vec<&str> = costs[..3].iter().map(|(_, name)| name.as_str()).collect();
+    cheapest.sort();
+    assert_eq!(
+        chosen, cheapest,
+        "the three cheapest of {costs:?} fit {budget} tokens"
+    );
+    let server =
+        Server::new(everything(), Shelf::new()).discovery(Discovery::new().budget(budget - 1));
+    let mut client = self::client(Revision::R2025_11_25, server).await;
+    assert_eq!(
+        client.list_tools().await.len(),
+        2 + 1 + 2,
+        "one token less leaves the third out"
+    );
+}
+
+#[tokio::test]
+async fn in_reveal_mode_a_search_adds_the_found_tools_to_the_sessions_listing_and_says_so() {
+    let reveal = || {
+        Server::new(everything(), Shelf::new())
+            .discovery(Discovery::new().mode(DiscoveryMode::Reveal))
+    };
+    let mut client = client(Revision::R2025_11_25, reveal()).await;
+    assert_eq!(
+        names(&client.list_tools().await),
+        ["search_tools", "items_get"]
+    );
+    client.take_notifications();
+    let called = client
+        .call(
+            "search_tools",
+            json!({"query": "rename an item", "limit": 2}),
+        )
+        .await
+        .unwrap();
+    let found = found(&called);
+    assert_eq!(found.len(), 2, "{}", called.text());
+    let told: Vec<Value> = client.take_notifications();
+    assert_eq!(
+        told.iter()
+            .filter(|n| n["method"] == "notifications/tools/list_changed")
+            .count(),
+        1,
+        "{told:?}"
+    );
+    let listed = client.list_tools().await;
+    for name in &found {
+        assert!(
+            names(&listed).contains(&name.as_str()),
+            "{name} in {:?}",
+            names(&listed)
+        );
+    }
+    assert!(found.contains(&"items_rename".to_owned()), "{found:?}");
+    let renamed = client
+        .call("items_rename", json!({"id": 1, "name": "spoon"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        renamed.text(),
+        "no item with id 1",
+        "the tool itself answered"
+    );
+    let again = client
+        .call(
+            "search_tools",
+            json!({"query": "rename an item", "limit": 2}),
+        )
+        .await
+        .unwrap();
+    assert!(!again.is_error());
+    assert!(
+        client.take_notifications().is_empty(),
+        "a search that finds nothing new changes no listing"
+    );
+    let mut other = self::client(Revision::R2025_11_25, reveal()).await;
+    assert_eq!(
+        names(&other.list_tools().await),
+        ["search_tools", "items_get"],
+        "another session's listing is its own"
+    );
+}
+
+#[tokio::test]
+async fn in_reveal_mode_a_stateless_request_is_served_through_the_call_tool() {
+    let server = Server::new(everything(), Shelf::new())
+        .discovery(Discovery::new().mode(DiscoveryMode::Reveal));
+    let mut client = client(Revision::R2026_07_28, server).await;
+    assert_eq!(
+        names(&client.list_tools().await),
+        ["search_tools", "call_tool", "items_get"]
+    );
+    client
+        .call("search_tools", json!({"query": "rename an item"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        names(&client.list_tools().await),
+        ["search_tools", "call_tool", "items_get"],
+        "a 2026-07-28 request has no session whose listing could grow"
+    );
 }

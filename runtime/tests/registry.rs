@@ -876,12 +876,14 @@ fn a_provider_tool_that_panics_is_answered_generically() {
 }
 
 #[test]
-fn declarations_and_a_search_hint_travel_in_meta_and_the_bag_is_omitted_when_empty() {
+fn declarations_a_search_hint_and_the_always_listed_mark_travel_in_meta_and_the_bag_is_omitted_when_empty()
+ {
     let registry = Registry::new(&TOOLS);
     let mut tool = ProvidedTool::new("items_echo", Tier::Read, "Echo.", echo_handler());
     tool.declarations
         .insert("audience".into(), json!("internal"));
     tool.search_hint = Some("repeat parrot".into());
+    tool.always_listed = true;
     let shared = Arc::new(std::sync::Mutex::new(Some(tool)));
     struct Shared(Arc<std::sync::Mutex<Option<ProvidedTool<Shelf>>>>);
     impl Provider<Shelf> for Shared {
@@ -899,9 +901,11 @@ fn declarations_and_a_search_hint_travel_in_meta_and_the_bag_is_omitted_when_emp
         json!({
             "dev.tooltable.fixture/declarations": {"audience": "internal"},
             "anthropic/searchHint": "repeat parrot",
+            "anthropic/alwaysLoad": true,
         })
     );
-    let get = registry.get("items_get").unwrap().descriptor();
+    assert!(registry.get("items_echo").unwrap().info().always_listed);
+    let get = registry.get("items_rename").unwrap().descriptor();
     assert!(get.get("_meta").is_none());
     assert!(get.get("annotations").is_some());
 }

@@ -442,6 +442,17 @@ async def open_a_page(fixture: Path, mode: str) -> None:
                 check("URL-mode elicitation" in str(error), f"{label}: a client that cannot open pages is refused with -32021 saying so ({error})")
 
 
+async def own_and_through(client: Client, name: str, arguments: dict[str, Any]) -> list[str]:
+    """The answers to a call of `name` by its own name and through discovery's call tool."""
+    outcomes = []
+    for tool, args in ((name, arguments), ("call_tool", {"name": name, "arguments": arguments})):
+        try:
+            outcomes.append(text_of(wire(await client.call_tool(tool, args))))
+        except MCPError as error:
+            outcomes.append(f"error {error}")
+    return outcomes
+
+
 async def discovery(fixture: Path, schemas: Schemas, mode: str, workdir: Path) -> None:
     """Discovery mode on the test fixture (`--discovery`): the listing is the
     listed tool and the search and call tools; a search answers full
@@ -465,12 +476,7 @@ async def discovery(fixture: Path, schemas: Schemas, mode: str, workdir: Path) -
         hidden = wire(await client.call_tool("search_tools", {"query": "destroy an item for good", "limit": 10}))
         names = [t.get("name") for t in (hidden.get("structuredContent") or {}).get("tools", [])]
         check("items_destroy" not in names and bool(names), f"{label}: a tool the policy hides is never found ({names})")
-        outcomes = []
-        for name, arguments in (("items_destroy", {"id": 1}), ("call_tool", {"name": "items_destroy", "arguments": {"id": 1}})):
-            try:
-                outcomes.append(text_of(wire(await client.call_tool(name, arguments))))
-            except MCPError as error:
-                outcomes.append(f"error {error}")
+        outcomes = await own_and_through(client, "items_destroy", {"id": 1})
         check(outcomes[0] == outcomes[1] and "items_destroy" in outcomes[0],
               f"{label}: the call tool refuses a hidden tool as its own name does ({outcomes})")
     validate_recording(log, schemas, label, at_least=6)

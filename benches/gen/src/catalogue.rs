@@ -76,6 +76,7 @@ pub fn files(catalogue: &str, repo: &str) -> Result<Vec<(String, String)>, Strin
         ("build.rs".to_owned(), tooltable_crate::BUILD_RS.to_owned()),
         ("src/lib.rs".to_owned(), lib),
         ("src/bin/rank.rs".to_owned(), RANK.to_owned()),
+        ("src/bin/catalogue_serve.rs".to_owned(), SERVE.to_owned()),
     ];
     for (toolset, tools) in toolsets {
         files.push((format!("src/{toolset}.rs"), module(toolset, &tools)?));
@@ -149,6 +150,43 @@ fn main() {
             println!("discovery-listing/{what}\t{}", serde_json::to_string(&tools).unwrap().len());
         }
     });
+}
+"#;
+
+/// A bin that serves the catalogue on stdio in discovery mode, for the
+/// Python SDK's end-to-end run (tests/e2e/discovery_sdk.py).
+const SERVE: &str = r#"//! Serves the catalogue on stdio in discovery mode (generated): the tools up
+//! to the write tier, so that a search never finds a destructive tool and
+//! the call tool cannot call one, with `get_repository` listed.
+//! `catalogue_serve [--reveal] [--budget TOKENS]`.
+
+use tooltable::serve::{Discovery, DiscoveryMode, Server};
+
+fn main() -> std::process::ExitCode {
+    let mut discovery = Discovery::new().listed(["get_repository"]);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let budget = (arg == "--budget").then(|| args.next().and_then(|t| t.parse().ok()));
+        match (arg.as_str(), budget) {
+            ("--reveal", _) => discovery = discovery.mode(DiscoveryMode::Reveal),
+            ("--budget", Some(Some(tokens))) => discovery = discovery.budget(tokens),
+            _ => {
+                eprintln!("usage: catalogue_serve [--reveal] [--budget TOKENS]");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    }
+    let registry = tooltable::Registry::builder(&catalogue_tooltable::TOOLS)
+        .max_tier(tooltable::Tier::Write)
+        .build();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    match runtime.block_on(Server::new(registry, catalogue_tooltable::Ctx).discovery(discovery).stdio()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("catalogue_serve: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
 "#;
 

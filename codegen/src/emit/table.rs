@@ -125,6 +125,7 @@ fn entry(tool: &DescribedTool, context: &TokenStream) -> TokenStream {
     let task = task(info.task);
     let permission = opt(info.permission);
     let toolset = opt(info.toolset);
+    let always_listed = info.always_listed;
     let since = opt(info.since);
     let platforms = info.platforms;
     let source = info.source;
@@ -147,6 +148,7 @@ fn entry(tool: &DescribedTool, context: &TokenStream) -> TokenStream {
                 confirm: #confirm,
                 permission: #permission,
                 toolset: #toolset,
+                always_listed: #always_listed,
                 since: #since,
                 platforms: &[#(#platforms),*],
                 source: #source,

@@ -87,6 +87,9 @@ pub struct ToolAttr {
     pub admin_summary: Option<Spanned<String>>,
     /// `search_hint = "..."`: words a client's tool search finds the tool by.
     pub search_hint: Option<Spanned<String>>,
+    /// `always_listed` or `always_listed = bool`: listed beside discovery's
+    /// search tool, and loaded at once by a client that defers tools.
+    pub always_listed: Option<Spanned<bool>>,
     /// `icons("https://...", (src = "...", mime_type = "...", sizes = "48x48", theme = dark))`.
     pub icons: Vec<Icon>,
 }
@@ -100,6 +103,11 @@ impl ToolAttr {
     /// The `idempotent` flag as written (false when absent).
     pub fn idempotent(&self) -> bool {
         self.idempotent.as_ref().is_some_and(|s| s.value)
+    }
+
+    /// The `always_listed` flag as written (false when absent).
+    pub fn always_listed(&self) -> bool {
+        self.always_listed.as_ref().is_some_and(|s| s.value)
     }
 
     /// The world, `open` when absent.
@@ -143,7 +151,7 @@ impl Read {
 /// lists them, and how its value is read. A new key is a line here and a
 /// field of [`ToolAttr`]; a key given twice, an unknown key and a missing
 /// tier are reported for every key alike.
-const GRAMMAR: [(&str, Read); 16] = [
+const GRAMMAR: [(&str, Read); 17] = [
     ("name", Read::With(Builder::read_name)),
     (
         "title",
@@ -182,18 +190,7 @@ const GRAMMAR: [(&str, Read); 16] = [
     (
         "idempotent",
         Read::With(|b, entry| {
-            let value = match &entry.value {
-                RawValue::Flag => true,
-                RawValue::Expr(Expr::Lit(ExprLit {
-                    lit: Lit::Bool(b), ..
-                })) => b.value,
-                _ => {
-                    return Err(syn::Error::new(
-                        value_span(entry),
-                        "`idempotent` takes no value, or `true` or `false`",
-                    ));
-                }
-            };
+            let value = flag(entry, "idempotent")?;
             b.attr.idempotent = Some(Spanned::new(value, entry.key.span()));
             Ok(())
         }),
@@ -278,6 +275,14 @@ const GRAMMAR: [(&str, Read); 16] = [
             search_hint::check(&hint.value)
                 .map_err(|e| syn::Error::new(hint.span, format!("`search_hint`: {e}")))?;
             b.attr.search_hint = Some(hint);
+            Ok(())
+        }),
+    ),
+    (
+        "always_listed",
+        Read::With(|b, entry| {
+            let value = flag(entry, "always_listed")?;
+            b.attr.always_listed = Some(Spanned::new(value, entry.key.span()));
             Ok(())
         }),
     ),
@@ -491,6 +496,7 @@ impl Builder {
                 example: None,
                 admin_summary: None,
                 search_hint: None,
+                always_listed: None,
                 icons: Vec::new(),
             },
         }
@@ -594,6 +600,20 @@ impl Builder {
             ));
         }
         Some(attr)
+    }
+}
+
+/// A flag's value: `key` alone is `true`, or `key = true` / `key = false`.
+fn flag(entry: &Entry, key: &str) -> syn::Result<bool> {
+    match &entry.value {
+        RawValue::Flag => Ok(true),
+        RawValue::Expr(Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        })) => Ok(b.value),
+        _ => Err(syn::Error::new(
+            value_span(entry),
+            format!("`{key}` takes no value, or `true` or `false`"),
+        )),
     }
 }
 

@@ -32,6 +32,7 @@ use crate::mcp::admission::Admission;
 use crate::mcp::caller::CallerSource;
 use crate::mcp::caller::transport_caller;
 use crate::mcp::calling::{Calling, ShortcutCalls};
+use crate::mcp::discovery::{Discovery, DiscoveryMode};
 use crate::mcp::era::Negotiated;
 use crate::mcp::listing::{self, Listing};
 use crate::mcp::request::CallParams;
@@ -62,7 +63,7 @@ use rmcp::service::{
 };
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -101,6 +102,9 @@ struct Session {
     /// The session's own name, drawn at random the first time a task of a
     /// caller without a subject needs an owner.
     id: std::sync::OnceLock<String>,
+    /// The tools a search found, in discovery's reveal mode: they join this
+    /// session's listing.
+    revealed: Mutex<BTreeSet<String>>,
 }
 
 impl Session {
@@ -242,6 +246,44 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// the Tasks extension and answer its methods.
     pub(crate) fn serves_tasks(&self) -> bool {
         self.serves_tasks
+    }
+
+    /// Whether discovery's found tools join this session's listing: in
+    /// reveal mode, on an `initialize`-era session that initialized (only
+    /// such a session has a listing of its own and hears
+    /// `notifications/tools/list_changed`).
+    fn reveals(&self, discovery: &Discovery, context: &RequestContext<RoleServer>) -> bool {
+        discovery.mode == DiscoveryMode::Reveal
+            && era_of(context) == Era::Legacy
+            && self.session.negotiated.is_set()
+    }
+
+    /// Adds `found` to this session's listing and, when that changes it,
+    /// tells the client, unless the session is closing.
+    async fn reveal(&self, found: Vec<String>, peer: &Peer<RoleServer>) {
+        let grew = {
+            let mut revealed = self
+                .session
+                .revealed
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            found
+                .into_iter()
+                .fold(false, |grew, name| revealed.insert(name) | grew)
+        };
+        if !grew || self.session.closing.load(Ordering::Relaxed) {
+            return;
+        }
+        match tokio::time::timeout(NOTIFY_TIMEOUT, peer.notify_tool_list_changed()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "a notification to the client was not sent");
+            }
+            Err(_) => {
+                self.session.closing.store(true, Ordering::Relaxed);
+                tracing::debug!("the session is closing; notifications are dropped");
+            }
+        }
     }
 
     /// The caller of a request.
@@ -860,9 +902,19 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let own: Vec<Tool> = match &self.settings.discovery {
             None => Vec::new(),
             Some(discovery) => {
-                entries.retain(|entry| discovery.lists(entry.name()));
+                let reveals = self.reveals(discovery, &context);
+                {
+                    let revealed = self
+                        .session
+                        .revealed
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner());
+                    entries.retain(|entry| {
+                        discovery.lists(entry) || (reveals && revealed.contains(entry.name()))
+                    });
+                }
                 discovery
-                    .descriptors(self.registry.max_tier())
+                    .descriptors(self.registry.max_tier(), !reveals)
                     .into_iter()
                     .map(|descriptor| {
                         serde_json::from_value(descriptor).map_err(|e| {
@@ -921,8 +973,12 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 }
             }
             if request.name == discovery.search {
-                let found = discovery.search(&self.registry, &caller, request.arguments.as_ref());
-                return Ok(to_rmcp_result(found).into());
+                let (answer, found) =
+                    discovery.search(&self.registry, &caller, request.arguments.as_ref());
+                if self.reveals(discovery, &context) {
+                    self.reveal(found, &context.peer).await;
+                }
+                return Ok(to_rmcp_result(answer).into());
             }
         }
         if let Some(place) = self.task_place(&request.name, &caller, &context).await? {

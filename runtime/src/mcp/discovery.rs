@@ -10,11 +10,19 @@
 //! `tools/call` of that tool: admission, policy, flags, pins, consent,
 //! argument validation, tasks and limits are the tool's own. Every tool
 //! stays callable by its own name too.
+//!
+//! What is listed beside the two is the author's choice: tools marked
+//! `#[tool(always_listed)]`, tools named here, whole toolsets, and the
+//! cheapest tools under a budget of tokens. In [`DiscoveryMode::Reveal`]
+//! the tools a search finds join the session's own listing instead, and
+//! the client is told with `notifications/tools/list_changed`.
 
 use crate::call::handler::Arguments;
 use crate::call::result::CallToolResult;
 use crate::registry::policy::Caller;
+use crate::registry::registry::Entry;
 use crate::registry::registry::Registry;
+use crate::rules::context::Cost;
 use crate::rules::names::{NameProfile, validate_name};
 use crate::rules::quote;
 use crate::rules::tier::Tier;
@@ -27,14 +35,37 @@ pub(crate) const MAX_RESULTS: usize = 50;
 /// The longest query searched, in bytes.
 pub(crate) const MAX_QUERY_BYTES: usize = 1024;
 
+/// What discovery mode does with the tools a search finds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DiscoveryMode {
+    /// The search answers their descriptors and the model calls them
+    /// through the call tool. Every client can do this.
+    #[default]
+    Proxy,
+    /// They also join the session's listing, and the client is told with
+    /// `notifications/tools/list_changed`, so the model calls them by their
+    /// own names, with their own annotations. Only an `initialize`-era
+    /// session has a listing of its own: on a 2026-07-28 request, or a
+    /// session that never initialized (stateless HTTP), discovery serves
+    /// as in [`Proxy`](DiscoveryMode::Proxy). For clients that re-list
+    /// when told to.
+    Reveal,
+}
+
 /// The settings of discovery mode: which tools are listed, the names of
-/// the search and call tools, and how many tools a search answers.
+/// the search and call tools, how many tools a search answers, and what
+/// becomes of the tools it finds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Discovery {
     pub(crate) listed: BTreeSet<String>,
+    toolsets: BTreeSet<String>,
+    budget: Option<u64>,
+    /// The tools the budget chose, when serving starts.
+    cheapest: BTreeSet<String>,
     pub(crate) search: String,
     pub(crate) call: String,
     pub(crate) results: usize,
+    pub(crate) mode: DiscoveryMode,
 }
 
 impl Default for Discovery {
@@ -44,22 +75,52 @@ impl Default for Discovery {
 }
 
 impl Discovery {
-    /// Lists no tool of the registry; the search tool is `search_tools`,
-    /// the call tool `call_tool`, and a search answers at most 10 tools.
+    /// Lists the tools marked `#[tool(always_listed)]` (and provided tools
+    /// with `ProvidedTool::always_listed`) beside the search and call
+    /// tools; the search tool is `search_tools`, the call tool
+    /// `call_tool`; a search answers at most 10 tools, and the model calls
+    /// them through the call tool.
     pub fn new() -> Discovery {
         Discovery {
             listed: BTreeSet::new(),
+            toolsets: BTreeSet::new(),
+            budget: None,
+            cheapest: BTreeSet::new(),
             search: "search_tools".to_owned(),
             call: "call_tool".to_owned(),
             results: 10,
+            mode: DiscoveryMode::Proxy,
         }
     }
 
-    /// Lists these tools too, beside the search and call tools, to the
-    /// callers that may see them: the ones a model needs in most
-    /// conversations.
+    /// Lists these tools too, to the callers that may see them: the ones a
+    /// model needs in most conversations.
     pub fn listed(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Discovery {
         self.listed.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Lists every tool of these toolsets too (`#[tool(toolset = "...")]`),
+    /// to the callers that may see them.
+    pub fn toolsets(mut self, toolsets: impl IntoIterator<Item = impl Into<String>>) -> Discovery {
+        self.toolsets.extend(toolsets.into_iter().map(Into::into));
+        self
+    }
+
+    /// Lists, beyond the tools listed otherwise, the cheapest tools whose
+    /// descriptors together take at most `tokens` estimated tokens (the
+    /// estimate of `tooltable list` and `context_budget`), cheapest first.
+    /// They are chosen among the registry's tools when serving starts; a
+    /// tool registered later is listed only by the other rules.
+    pub fn budget(mut self, tokens: u64) -> Discovery {
+        self.budget = Some(tokens);
+        self
+    }
+
+    /// What becomes of the tools a search finds (default
+    /// [`DiscoveryMode::Proxy`]).
+    pub fn mode(mut self, mode: DiscoveryMode) -> Discovery {
+        self.mode = mode;
         self
     }
 
@@ -105,26 +166,71 @@ impl Discovery {
                 ));
             }
         }
-        self.listed
+        if let Some(name) = self.listed.iter().find(|name| registry.get(name).is_none()) {
+            return Some(format!(
+                "discovery mode lists `{}`, which the registry does not have; list only its tools",
+                quote::text(name)
+            ));
+        }
+        let entries = registry.entries();
+        self.toolsets
             .iter()
-            .find(|name| registry.get(name).is_none())
-            .map(|name| {
+            .find(|toolset| {
+                !entries
+                    .iter()
+                    .any(|entry| entry.info().toolset == Some(toolset.as_str()))
+            })
+            .map(|toolset| {
                 format!(
-                    "discovery mode lists `{}`, which the registry does not have; list only its tools",
-                    quote::text(name)
+                    "discovery mode lists the toolset `{}`, to which no tool of the registry belongs; list a toolset its tools declare with `#[tool(toolset = \"...\")]`",
+                    quote::text(toolset)
                 )
             })
     }
 
-    /// Whether the tool `name` is listed.
-    pub(crate) fn lists(&self, name: &str) -> bool {
-        self.listed.contains(name)
+    /// These settings with the budget's tools chosen among `registry`'s,
+    /// when serving starts.
+    pub(crate) fn resolved<C: 'static>(mut self, registry: &Registry<C>) -> Discovery {
+        let Some(budget) = self.budget else {
+            return self;
+        };
+        let mut candidates: Vec<(u64, String)> = registry
+            .entries()
+            .iter()
+            .filter(|entry| !self.lists(entry))
+            .map(|entry| {
+                let cost = Cost::of_text(entry.descriptor_json());
+                (cost.tokens, entry.name().to_owned())
+            })
+            .collect();
+        candidates.sort();
+        let mut spent = 0u64;
+        for (tokens, name) in candidates {
+            spent = spent.saturating_add(tokens);
+            if spent > budget {
+                break;
+            }
+            self.cheapest.insert(name);
+        }
+        self
     }
 
-    /// The descriptors of the search and call tools, for a registry whose
-    /// highest tier is `max_tier`: the call tool's annotations are those of
-    /// the riskiest tool it may call.
-    pub(crate) fn descriptors(&self, max_tier: Tier) -> [Value; 2] {
+    /// Whether `entry` is listed: by its mark, its name, its toolset or the
+    /// budget.
+    pub(crate) fn lists<C: 'static>(&self, entry: &Entry<C>) -> bool {
+        let info = entry.info();
+        info.always_listed
+            || self.listed.contains(info.name)
+            || self.cheapest.contains(info.name)
+            || info
+                .toolset
+                .is_some_and(|toolset| self.toolsets.contains(toolset))
+    }
+
+    /// The descriptors of the search tool and, when `calls`, the call tool,
+    /// for a registry whose highest tier is `max_tier`: the call tool's
+    /// annotations are those of the riskiest tool it may call.
+    pub(crate) fn descriptors(&self, max_tier: Tier, calls: bool) -> Vec<Value> {
         let search = json!({
             "name": self.search,
             "title": "Search tools",
@@ -171,58 +277,76 @@ impl Discovery {
                 "openWorldHint": true,
             },
         });
-        [search, call]
+        if calls {
+            vec![search, call]
+        } else {
+            vec![search]
+        }
     }
 
     /// The answer of the search tool to `arguments`: the descriptors of the
     /// tools `caller` may see that match, or a refusal saying what was
-    /// wrong with the arguments.
+    /// wrong with the arguments; and the names of the tools found.
     pub(crate) fn search<C: 'static>(
         &self,
         registry: &Registry<C>,
         caller: &Caller,
         arguments: Option<&Arguments>,
-    ) -> CallToolResult {
-        let empty = Arguments::new();
-        let arguments = arguments.unwrap_or(&empty);
+    ) -> (CallToolResult, Vec<String>) {
+        let (query, limit) = match self.query(arguments) {
+            Ok(query) => query,
+            Err(refusal) => return (refusal, Vec::new()),
+        };
+        let found = registry.search(caller, query, limit);
+        let tools: Vec<Value> = found.iter().map(Entry::descriptor).collect();
+        let names = found.iter().map(|entry| entry.name().to_owned()).collect();
+        (CallToolResult::structured(json!({ "tools": tools })), names)
+    }
+
+    /// The query and limit `arguments` of the search tool give, or a
+    /// refusal saying what was wrong with them.
+    fn query<'a>(
+        &self,
+        arguments: Option<&'a Arguments>,
+    ) -> Result<(&'a str, usize), CallToolResult> {
+        let needs_query = || {
+            CallToolResult::error(format!(
+                "{} needs `query`, a string of what the tool should do; search with {{\"query\": \"...\"}}",
+                self.search
+            ))
+        };
+        let arguments = arguments.ok_or_else(needs_query)?;
         if let Some(key) = arguments.keys().find(|k| *k != "query" && *k != "limit") {
-            return CallToolResult::error(format!(
+            return Err(CallToolResult::error(format!(
                 "{} takes `query` and `limit`, not `{}`; search with {{\"query\": \"what the tool should do\"}}",
                 self.search,
                 quote::text(key)
-            ));
+            )));
         }
-        let Some(query) = arguments.get("query").and_then(Value::as_str) else {
-            return CallToolResult::error(format!(
-                "{} needs `query`, a string of what the tool should do; search with {{\"query\": \"...\"}}",
-                self.search
-            ));
-        };
+        let query = arguments
+            .get("query")
+            .and_then(Value::as_str)
+            .ok_or_else(needs_query)?;
         if query.len() > MAX_QUERY_BYTES {
-            return CallToolResult::error(format!(
+            return Err(CallToolResult::error(format!(
                 "the query is {} bytes, more than {MAX_QUERY_BYTES}; say what the tool should do in a few words",
                 query.len()
-            ));
+            )));
         }
         let limit = match arguments.get("limit") {
             None => self.results,
             Some(limit) => match limit.as_u64().and_then(|l| usize::try_from(l).ok()) {
                 Some(limit) if (1..=self.results).contains(&limit) => limit,
                 _ => {
-                    return CallToolResult::error(format!(
+                    return Err(CallToolResult::error(format!(
                         "`limit` is a whole number from 1 to {}; got {}",
                         self.results,
                         quote::text(&limit.to_string())
-                    ));
+                    )));
                 }
             },
         };
-        let tools: Vec<Value> = registry
-            .search(caller, query, limit)
-            .iter()
-            .map(|entry| entry.descriptor())
-            .collect();
-        CallToolResult::structured(json!({ "tools": tools }))
+        Ok((query, limit))
     }
 
     /// The tool and arguments a call of the call tool names, or a refusal

@@ -24,6 +24,11 @@ impl Negotiated {
         let _ = self.0.set(version);
     }
 
+    /// Whether the session initialized.
+    pub(crate) fn is_set(&self) -> bool {
+        self.0.get().is_some()
+    }
+
     fn get(&self) -> Option<&ProtocolVersion> {
         self.0.get()
     }

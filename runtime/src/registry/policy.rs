@@ -313,6 +313,7 @@ mod tests {
             confirm: None,
             permission,
             toolset,
+            always_listed: false,
             since: None,
             platforms: &[],
             source: "",

@@ -19,10 +19,10 @@ use crate::rules::lowering;
 use crate::rules::names::validate_name;
 use crate::rules::param_headers;
 use crate::rules::schema;
-use crate::rules::search_hint;
 use crate::rules::task::TaskSupport;
 use crate::rules::tier::{Annotations, Tier, World};
 use crate::rules::validate::Validator;
+use crate::rules::{always_listed, search_hint};
 use crate::table::Settings;
 use crate::wire::descriptor::{self, DescriptorParts};
 use crate::wire::fingerprint::{Fingerprint, descriptor_fingerprint};
@@ -61,6 +61,10 @@ pub struct ProvidedTool<C: 'static> {
     /// Words a client's tool search should find the tool by, served in
     /// `_meta` as a tool's `#[tool(search_hint = "...")]` is.
     pub search_hint: Option<String>,
+    /// Listed beside discovery's search tool, and served with `_meta` that
+    /// tells a client deferring tools to load it at once, as a tool's
+    /// `#[tool(always_listed)]` is.
+    pub always_listed: bool,
     /// The handler.
     pub handler: DynHandler<C>,
 }
@@ -89,6 +93,7 @@ impl<C: 'static> ProvidedTool<C> {
             output_schema: None,
             declarations: Map::new(),
             search_hint: None,
+            always_listed: false,
             handler,
         }
     }
@@ -114,6 +119,7 @@ pub struct Registered<C: 'static> {
     task: TaskSupport,
     permission: Option<String>,
     toolset: Option<String>,
+    always_listed: bool,
     source: String,
     pub(crate) descriptor: Value,
     pub(crate) input: Validator,
@@ -137,6 +143,7 @@ impl<C: 'static> Registered<C> {
             task: self.task,
             permission: self.permission.as_deref(),
             toolset: self.toolset.as_deref(),
+            always_listed: self.always_listed,
             since: None,
             platforms: &[],
             source: &self.source,
@@ -252,6 +259,9 @@ pub(crate) fn validate_batch<C: 'static>(
                 .map_err(|e| refuse(format!("its search hint cannot be served: {e}")))?;
             meta.insert(search_hint::KEY.into(), Value::String(hint.clone()));
         }
+        if tool.always_listed {
+            meta.insert(always_listed::KEY.into(), Value::Bool(true));
+        }
         let input_validator = Validator::new(&input)
             .map_err(|e| refuse(format!("its input schema cannot be enforced: {e}")))?;
         let output_validator = match &tool.output_schema {
@@ -290,6 +300,7 @@ pub(crate) fn validate_batch<C: 'static>(
             task: tool.task,
             permission: tool.permission,
             toolset: tool.toolset,
+            always_listed: tool.always_listed,
             source: format!("provider:{provider}"),
             descriptor,
             input: input_validator,
