@@ -16,9 +16,12 @@
 # in release) and FastMCP's BM25 search transform (fastmcp pinned below,
 # installed into target/bench-crates/discovery-venv).
 #
-#   benches/discovery.sh
+#   benches/discovery.sh [--results DIR] [--report FILE]
 #
-# The rankings and scores are left in target/bench-crates/results/discovery.
+# The measurements are appended to DIR/run1.tsv (benches/run.sh passes its
+# own results; alone, target/bench-crates/results/discovery, emptied
+# first), the rankings left in DIR/rankings. --report FILE then rewrites the
+# discovery section of FILE (docs/benchmarks.md) from DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -26,8 +29,20 @@ repo=$(pwd)
 FASTMCP=4.2.3
 data=$repo/benches/discovery
 bench=$repo/target/bench-crates
-results=$bench/results/discovery
 venv=$bench/discovery-venv
+results=""; report=""
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --results) results=$2; shift 2 ;;
+        --report) report=$2; shift 2 ;;
+        *) echo "usage: benches/discovery.sh [--results DIR] [--report FILE]" >&2; exit 2 ;;
+    esac
+done
+if [[ -z $results ]]; then
+    results=$bench/results/discovery
+    rm -rf "$results"
+fi
+rankings=$results/rankings
 
 if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('fastmcp') != '$FASTMCP')" 2>/dev/null; then
     echo "== installing fastmcp $FASTMCP into $venv"
@@ -44,11 +59,17 @@ cargo build --release -q -p tooltable-bench --bin tooltable-bench
 echo "== the catalogue's server and its rank bin (release)"
 (cd "$bench" && cargo build --release -q -p catalogue_tooltable --bin rank)
 
-rm -rf "$results"
-mkdir -p "$results"
+mkdir -p "$rankings"
 echo "== tooltable's Registry::search"
-"$release/rank" "$data/queries.json" "$results/tooltable.json" | tee -a "$results/run1.tsv"
+"$release/rank" "$data/queries.json" "$rankings/tooltable.json" | tee -a "$results/run1.tsv"
 echo "== FastMCP's BM25 search transform"
-"$venv/bin/python" "$data/fastmcp_bm25.py" "$data/catalogue.json" "$data/queries.json" "$results/fastmcp-bm25.json"
+"$venv/bin/python" "$data/fastmcp_bm25.py" "$data/catalogue.json" "$data/queries.json" "$rankings/fastmcp.json"
 echo "== quality"
-python3 "$data/quality.py" "$data/queries.json" "$results"/*.json --tsv "$results/run1.tsv"
+python3 "$data/quality.py" "$data/queries.json" "$rankings/tooltable.json" "$rankings/fastmcp.json" --tsv "$results/run1.tsv"
+
+if [[ -n $report ]]; then
+    "$release/tooltable-bench" report --results "$results" --machine /dev/null \
+        --command "benches/discovery.sh --report docs/benchmarks.md" \
+        --out "$report" --section discovery
+    echo "== rewrote the discovery section of $report"
+fi

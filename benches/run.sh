@@ -10,7 +10,8 @@
 #                            cold builds from an empty target directory
 #                            (benches/cold.sh),
 #                            the load test of benches/load.sh, with its
-#                            five-minute soak in round 1), then regenerates
+#                            five-minute soak in round 1; tool search over
+#                            300 tools, benches/discovery.sh, once), then regenerates
 #                            docs/benchmarks.md. Takes long (the generated
 #                            crates alone are minutes of compilation on 2
 #                            cores); not part of .ci/run.
@@ -148,6 +149,11 @@ for round in $(seq 1 "$rounds"); do
 done
 # Put the edited handler bodies back.
 generate
+
+if [[ $mode == full ]]; then
+    echo "== tool search over 300 tools (benches/discovery.sh)"
+    benches/discovery.sh --results "$results"
+fi
 
 echo "== machine"
 {

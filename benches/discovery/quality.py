@@ -12,13 +12,14 @@ each averaged over the queries. It prints the scores of each rankings file,
 over every query and over each kind of query (keyword, task,
 disambiguation, multi), and,
 with --tsv FILE, appends `discovery-quality/METRIC/RANKER<TAB>VALUE` lines
-for the report.
+for the report, RANKER being the rankings file's name without `.json`.
 
     python benches/discovery/quality.py QUERIES RANKINGS... [--tsv FILE]
 """
 
 import json
 import sys
+from pathlib import Path
 
 
 def scores(queries, rankings):
@@ -64,7 +65,7 @@ def main():
         if tsv:
             with open(tsv, "a", encoding="utf-8") as out:
                 for metric, value in score.items():
-                    out.write(f"discovery-quality/{metric}/{ranked['ranker']}\t{value:.4f}\n")
+                    out.write(f"discovery-quality/{metric}/{Path(path).stem}\t{value:.4f}\n")
 
 
 if __name__ == "__main__":

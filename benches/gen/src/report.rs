@@ -806,13 +806,16 @@ fn speed(ratio: f64) -> String {
     }
 }
 
-/// A measurement with its unit: bytes for `bytes/…` and `rss/…`, requests
-/// per second for `…/rps`, a count for `…/errors`, `…/seconds`,
-/// `…/crates` and `…/twice`,
-/// otherwise a time in nanoseconds.
+/// A measurement with its unit: bytes for `bytes/…`, `discovery-listing/…`
+/// and `rss/…`, requests per second for `…/rps`, a count for `…/errors`,
+/// `…/seconds`, `…/crates` and `…/twice`, a score from 0 to 1 for
+/// `discovery-quality/…`, otherwise a time in nanoseconds.
 fn quantity(name: &str, value: f64) -> String {
-    if name.starts_with("bytes/") {
+    if name.starts_with("bytes/") || name.starts_with("discovery-listing/") {
         return format!("{value:.0} B");
+    }
+    if name.starts_with("discovery-quality/") {
+        return format!("{value:.3}");
     }
     if name.starts_with("rss/") {
         return format!("{} MiB", number(value / (1024.0 * 1024.0)));
