@@ -106,6 +106,12 @@ pub fn run(
             path: shown,
         });
     }
+    // The registry verifies the crate by its README, which no build writes.
+    let unpublishable: Vec<String> = analysis
+        .registry()
+        .and_then(|registry| registry.readme_problem(dir))
+        .into_iter()
+        .collect();
     // The fix names the configuration that was checked.
     let mut fix = vec!["tooltable".to_owned(), "generate".to_owned()];
     fix.extend(requested.map(Requested::flags).unwrap_or_default());
@@ -115,6 +121,7 @@ pub fn run(
         CheckFormat::Text => text(
             &drifts,
             &unfit,
+            &unpublishable,
             &format!("ok: {} match the #[tool] handlers", checked.join(" and ")),
             &fix,
             out,
@@ -123,6 +130,7 @@ pub fn run(
             analysis.package_name(),
             &drifts,
             &unfit,
+            &unpublishable,
             &checked,
             &fix,
             out,
@@ -130,16 +138,19 @@ pub fn run(
         CheckFormat::Github => github(
             &drifts,
             &unfit,
+            &unpublishable,
             "tooltable: the committed docs and manifest match the #[tool] handlers",
             &fix,
             out,
         ),
     };
-    Ok(if drifts.is_empty() && !unfit.iter().any(|u| u.error) {
-        Exit::Ok
-    } else {
-        Exit::Finding
-    })
+    Ok(
+        if drifts.is_empty() && unpublishable.is_empty() && !unfit.iter().any(|u| u.error) {
+            Exit::Ok
+        } else {
+            Exit::Finding
+        },
+    )
 }
 
 /// `check --clients` on a manifest file, such as another server's
@@ -203,9 +214,9 @@ fn run_on_manifest(
         broken => format!("unfit: {broken} of the {count} tools of {shown} do not fit {names}"),
     };
     let _ = match format {
-        CheckFormat::Text => text(&[], &unfit, &summary, "", out),
-        CheckFormat::Json => json(&manifest.crate_name, &[], &unfit, &[shown], "", out),
-        CheckFormat::Github => github(&[], &unfit, &format!("tooltable: {summary}"), "", out),
+        CheckFormat::Text => text(&[], &unfit, &[], &summary, "", out),
+        CheckFormat::Json => json(&manifest.crate_name, &[], &unfit, &[], &[shown], "", out),
+        CheckFormat::Github => github(&[], &unfit, &[], &format!("tooltable: {summary}"), "", out),
     };
     Ok(if unfit.is_empty() {
         Exit::Ok
@@ -308,6 +319,7 @@ fn shell_word(text: &str) -> String {
 fn text(
     drifts: &[Drift],
     unfit: &[Unfit],
+    unpublishable: &[String],
     summary: &str,
     fix: &str,
     out: &mut dyn Write,
@@ -316,8 +328,15 @@ fn text(
         let level = if problem.error { "error" } else { "warning" };
         writeln!(out, "{level}: {}", problem.located)?;
     }
+    for problem in unpublishable {
+        writeln!(out, "error: {problem}")?;
+    }
     if drifts.is_empty() {
-        return writeln!(out, "{summary}");
+        return if unpublishable.is_empty() {
+            writeln!(out, "{summary}")
+        } else {
+            Ok(())
+        };
     }
     for drift in drifts {
         let state = if drift.missing {
@@ -343,6 +362,7 @@ fn json(
     crate_name: &str,
     drifts: &[Drift],
     unfit: &[Unfit],
+    unpublishable: &[String],
     checked: &[String],
     fix: &str,
     out: &mut dyn Write,
@@ -359,6 +379,8 @@ fn json(
         fix: Option<&'a str>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         clients: Vec<Problem<'a>>,
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        registry: &'a [String],
     }
     /// A client rule a tool breaks.
     #[derive(serde::Serialize)]
@@ -385,6 +407,8 @@ fn json(
             "drift"
         } else if unfit.iter().any(|u| u.error) {
             "unfit"
+        } else if !unpublishable.is_empty() {
+            "unpublishable"
         } else {
             "ok"
         },
@@ -413,6 +437,7 @@ fn json(
                 message: &u.message,
             })
             .collect(),
+        registry: unpublishable,
     };
     writeln!(out, "{}", json_text::pretty(&report))
 }
@@ -433,10 +458,19 @@ fn property(text: &str) -> String {
 fn github(
     drifts: &[Drift],
     unfit: &[Unfit],
+    unpublishable: &[String],
     summary: &str,
     fix: &str,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    for problem in unpublishable {
+        writeln!(
+            out,
+            "::error title={}::{}",
+            property("tooltable registry"),
+            data(problem)
+        )?;
+    }
     for problem in unfit {
         writeln!(
             out,
@@ -450,7 +484,11 @@ fn github(
         )?;
     }
     if drifts.is_empty() {
-        return writeln!(out, "{summary}");
+        return if unpublishable.is_empty() {
+            writeln!(out, "{summary}")
+        } else {
+            Ok(())
+        };
     }
     for drift in drifts {
         let tools = if drift.tools.is_empty() {

@@ -202,10 +202,20 @@ fn check_reports_drift_as_json_and_as_github_annotations() {
     assert_eq!(json.code, 1);
     let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(report["status"], "drift");
-    assert_eq!(report["drifted"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        report["drifted"].as_array().unwrap().len(),
+        3,
+        "the manifest, the docs, and server.json, which carries the inventory"
+    );
     assert_eq!(
         report["drifted"][1]["tools"],
         serde_json::json!(["notes_search"])
+    );
+    assert!(
+        report["drifted"][2]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("server.json")
     );
     assert_eq!(report["fix"], format!("tooltable generate {path}"));
 
@@ -365,5 +375,125 @@ fn a_manifest_file_without_clients_or_with_a_crates_configuration_is_refused_say
             .contains("is a manifest file, so leave them out"),
         "{}",
         release.stderr
+    );
+}
+
+#[test]
+fn the_examples_server_json_is_valid_against_the_registrys_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            example().join("../../tests/data/mcp-registry/2025-12-11/server.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let server: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(example().join("server.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::draft7::new(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&server)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(
+        server["$schema"], schema["$id"],
+        "server.json declares the schema it follows"
+    );
+    assert_eq!(server["packages"][0]["registryType"], "cargo");
+}
+
+#[test]
+fn a_version_changed_in_cargo_toml_is_drift_of_server_json() {
+    let dir = copy_of_example();
+    dir.edit(
+        "Cargo.toml",
+        "version = \"0.1.0\"\n",
+        "version = \"0.2.0\"\n",
+    );
+    let run = check(dir.path());
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("server.json is out of date"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("+  \"version\": \"0.2.0\","),
+        "{}",
+        run.stdout
+    );
+    let fixed = tooltable(&["generate", dir.path().to_str().unwrap()]);
+    assert_eq!(fixed.code, 0, "{}{}", fixed.stdout, fixed.stderr);
+    assert_eq!(check(dir.path()).code, 0);
+}
+
+#[test]
+fn a_new_tool_changes_server_json_too() {
+    let dir = copy_of_example();
+    dir.edit(
+        "src/notes.rs",
+        "pub fn notes_update(",
+        "pub fn notes_amend(",
+    );
+    let run = check(dir.path());
+    assert!(
+        run.stdout.contains("server.json is out of date"),
+        "the inventory it carries changed: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_readme_that_does_not_name_the_server_visibly_fails_check_saying_what_to_write() {
+    let dir = copy_of_example();
+    dir.edit(
+        "README.md",
+        "- MCP Registry name: `mcp-name: io.github.tooltable/notes-server`",
+        "<!-- mcp-name: io.github.tooltable/notes-server -->",
+    );
+    let run = check(dir.path());
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "error: README.md names the server only inside an HTML comment, which crates.io does not show"
+        ),
+        "{}",
+        run.stdout
+    );
+    dir.edit(
+        "README.md",
+        "<!-- mcp-name: io.github.tooltable/notes-server -->",
+        "mcp-name: io.github.tooltable/notes-server.",
+    );
+    let run = tooltable(&["check", "--format", "json", dir.path().to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["status"], "unpublishable");
+    assert!(
+        report["registry"][0]
+            .as_str()
+            .unwrap()
+            .contains("does not say `mcp-name: io.github.tooltable/notes-server`"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_registry_name_the_registry_refuses_is_an_error_at_its_key() {
+    let dir = copy_of_example();
+    dir.edit(
+        "Cargo.toml",
+        "name = \"io.github.tooltable/notes-server\"",
+        "name = \"notes-server\"",
+    );
+    let run = check(dir.path());
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "registry `name` `notes-server` has no `/` between its namespace and its name"
+        ),
+        "{}",
+        run.stderr
     );
 }

@@ -7,6 +7,7 @@
 
 use crate::committed::{Declared, Requested};
 use crate::diagnostic::{Diagnostic, Location};
+use crate::registry::Registry;
 use std::path::{Path, PathBuf};
 use tooltable_rules::clients::{Client, Level, Rule};
 use tooltable_rules::context::Budget;
@@ -19,7 +20,7 @@ use tooltable_rules::names::NameProfile;
 pub const DEFAULT_NAMESPACE: &str = "dev.tooltable/";
 
 /// The keys of `[package.metadata.tooltable]`.
-pub const KEYS: [&str; 18] = [
+pub const KEYS: [&str; 19] = [
     "manifest",
     "docs",
     "docs_template",
@@ -38,6 +39,7 @@ pub const KEYS: [&str; 18] = [
     "lint_levels",
     "context_budget",
     "lowerings",
+    "registry",
 ];
 
 /// `[package.metadata.tooltable]` as serde reads it: a field per key of
@@ -63,6 +65,7 @@ struct Settings {
     client_levels: Option<Levels<Rule>>,
     lint_levels: Option<Levels<Lint>>,
     context_budget: Option<ContextBudget>,
+    registry: Option<crate::registry::Settings>,
 }
 
 impl Settings {
@@ -72,10 +75,19 @@ impl Settings {
         serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|error| {
             let key = error.path().to_string();
             let message = error.into_inner().message().to_owned();
-            match message
+            let unknown = message
                 .strip_prefix("unknown field `")
-                .and_then(|rest| rest.split_once('`'))
-            {
+                .and_then(|rest| rest.split_once('`'));
+            if key.starts_with("registry") {
+                return match unknown {
+                    Some((unknown, _)) => format!(
+                        "unknown key `{unknown}` in [package.metadata.tooltable.registry]; the keys are {}",
+                        crate::registry::KEYS
+                    ),
+                    None => format!("[package.metadata.tooltable] `{key}`: {message}"),
+                };
+            }
+            match unknown {
                 Some((unknown, _)) => format!(
                     "unknown key `{unknown}` in [package.metadata.tooltable]; the keys are {}",
                     KEYS.join(", ")
@@ -483,6 +495,8 @@ pub struct Config {
     /// Where `context_budget` is written, for the error of a listing over
     /// it.
     pub context_budget_at: Option<Location>,
+    /// The crate's entry in the MCP Registry, when it names one.
+    pub registry: Option<Registry>,
 }
 
 impl Config {
@@ -583,6 +597,27 @@ impl Config {
                 })
             }
         };
+        let registry = read.registry.and_then(|settings| {
+            let inherited = |key: &str| package_text(package, key, crate_dir);
+            let (description, repository, homepage) = (
+                inherited("description"),
+                inherited("repository"),
+                inherited("homepage"),
+            );
+            let facts = crate::registry::Package {
+                name: &package_name,
+                version: &package_version,
+                description: description.as_deref(),
+                repository: repository.as_deref(),
+                homepage: homepage.as_deref(),
+                readme: package.get("readme"),
+            };
+            Registry::new(settings, &facts, crate_dir)
+                .map_err(|why| {
+                    errors.extend(why.into_iter().map(|why| places.error("registry", why)));
+                })
+                .ok()
+        });
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -617,6 +652,7 @@ impl Config {
             lint_levels: read.lint_levels.map(|l| l.0).unwrap_or_default(),
             context_budget: read.context_budget.map(|b| b.0).unwrap_or_default(),
             context_budget_at: places.0.get("context_budget").cloned(),
+            registry,
         })
     }
 
@@ -639,15 +675,34 @@ impl Config {
 /// `[workspace.package] version` of the nearest enclosing workspace, for a
 /// package that inherits its version.
 fn workspace_version(crate_dir: &Path) -> Option<String> {
+    workspace_package(crate_dir, "version")
+}
+
+/// `[workspace.package] KEY` of the nearest enclosing workspace.
+fn workspace_package(crate_dir: &Path, key: &str) -> Option<String> {
     crate_dir.ancestors().skip(1).find_map(|dir| {
         let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
         let doc: toml::Table = text.parse().ok()?;
         doc.get("workspace")?
             .get("package")?
-            .get("version")?
+            .get(key)?
             .as_str()
             .map(str::to_owned)
     })
+}
+
+/// `[package] KEY` as a string, followed to the workspace when inherited
+/// (`KEY.workspace = true`).
+fn package_text(package: &toml::Table, key: &str, crate_dir: &Path) -> Option<String> {
+    match package.get(key)? {
+        toml::Value::String(text) => Some(text.clone()),
+        toml::Value::Table(t)
+            if t.get("workspace").and_then(toml::Value::as_bool) == Some(true) =>
+        {
+            workspace_package(crate_dir, key)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -676,6 +731,29 @@ mod tests {
     }
 
     #[test]
+    fn a_registry_entry_is_checked_at_its_key_and_its_unknown_keys_named() {
+        let errors = config(
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n[package.metadata.tooltable]\nroot = \"src/lib.rs\"\nregistry = { name = \"demo\", description = \"Demo.\" }\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                "Cargo.toml:6:12: registry `name` `demo` has no `/` between its namespace and its name; name the server as the registry does, `io.github.OWNER/NAME` for a GitHub account or a reverse domain you own (`com.example/NAME`)"
+            ]
+        );
+        let errors = config(
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nroot = \"src/lib.rs\"\n[package.metadata.tooltable.registry]\nname = \"io.github.octo/demo\"\nsummary = \"Demo.\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("unknown key `summary` in [package.metadata.tooltable.registry]; the keys are name, title, description, file, subfolder, arguments, remotes"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
     fn every_setting_is_read() {
         let settings = r#"
             manifest = "contract/tools.json"
@@ -696,6 +774,7 @@ mod tests {
             lint_levels = { undocumented = "allow", too-long = "error" }
             context_budget = { listing = 20000, tool = 1500 }
             lowerings = ["optional-not-null", "empty-parameters", "optional-not-null"]
+            registry = { name = "io.github.octo/notes", description = "Notes." }
             "#;
         for key in KEYS {
             assert!(
@@ -737,6 +816,7 @@ mod tests {
             [Lowering::OptionalNotNull, Lowering::EmptyParameters],
             "in the order named, each once"
         );
+        assert_eq!(c.registry.unwrap().name, "io.github.octo/notes");
         assert_eq!(
             c.committed,
             Declared {

@@ -53,6 +53,8 @@ mod lower;
 #[cfg(feature = "build")]
 mod model;
 #[cfg(feature = "build")]
+pub mod registry;
+#[cfg(feature = "build")]
 mod resolve;
 #[cfg(feature = "build")]
 mod scan;

@@ -78,12 +78,26 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A copy of the example's Cargo.toml, sources, manifest and docs.
+/// A copy of the example's Cargo.toml, sources, README, manifest, docs and
+/// server.json. Out of the workspace, the copy's Cargo.toml says the
+/// version and repository it inherited, so that server.json is the same.
 pub fn copy_of_example() -> TempDir {
     let dir = TempDir::new("example");
     let from = example();
-    for item in ["Cargo.toml", "tools.json"] {
+    for item in ["Cargo.toml", "tools.json", "server.json", "README.md"] {
         std::fs::copy(from.join(item), dir.0.join(item)).unwrap();
+    }
+    let workspace: toml::Table = std::fs::read_to_string(from.join("../../Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    for key in ["version", "repository"] {
+        let value = workspace["workspace"]["package"][key].as_str().unwrap();
+        dir.edit(
+            "Cargo.toml",
+            &format!("\n{key}.workspace = true\n"),
+            &format!("\n{key} = \"{value}\"\n"),
+        );
     }
     copy_dir(&from.join("src"), &dir.0.join("src"));
     copy_dir(&from.join("docs"), &dir.0.join("docs"));
