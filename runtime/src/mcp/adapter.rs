@@ -271,18 +271,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .into_iter()
                 .fold(false, |grew, name| revealed.insert(name) | grew)
         };
-        if !grew || self.session.closing.load(Ordering::Relaxed) {
-            return;
-        }
-        match tokio::time::timeout(NOTIFY_TIMEOUT, peer.notify_tool_list_changed()).await {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => {
-                tracing::debug!(%error, "a notification to the client was not sent");
-            }
-            Err(_) => {
-                self.session.closing.store(true, Ordering::Relaxed);
-                tracing::debug!("the session is closing; notifications are dropped");
-            }
+        if grew {
+            deliver(&self.session.closing, peer.notify_tool_list_changed()).await;
         }
     }
 
@@ -608,12 +598,31 @@ struct PeerChannel {
 /// session is taken to be closing.
 const NOTIFY_TIMEOUT: Duration = Duration::from_millis(250);
 
+/// Hands a notification to rmcp, unless the session is `closing`; one that
+/// is not taken within [`NOTIFY_TIMEOUT`] marks it closing, so that later
+/// ones are dropped at once instead of holding up the calls that send them.
+async fn deliver(
+    closing: &AtomicBool,
+    sending: impl std::future::Future<Output = Result<(), rmcp::service::ServiceError>>,
+) {
+    if closing.load(Ordering::Relaxed) {
+        return;
+    }
+    match tokio::time::timeout(NOTIFY_TIMEOUT, sending).await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            tracing::debug!(%error, "a notification to the client was not sent");
+        }
+        Err(_) => {
+            closing.store(true, Ordering::Relaxed);
+            tracing::debug!("the session is closing; notifications are dropped");
+        }
+    }
+}
+
 impl Channel for PeerChannel {
     fn notify(&self, notice: Notice) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            if self.closing.load(Ordering::Relaxed) {
-                return;
-            }
             let sending = async {
                 match notice {
                     Notice::Progress {
@@ -650,16 +659,7 @@ impl Channel for PeerChannel {
                     }
                 }
             };
-            match tokio::time::timeout(NOTIFY_TIMEOUT, sending).await {
-                Ok(Ok(())) => {}
-                Ok(Err(error)) => {
-                    tracing::debug!(%error, "a notification to the client was not sent");
-                }
-                Err(_) => {
-                    self.closing.store(true, Ordering::Relaxed);
-                    tracing::debug!("the session is closing; notifications are dropped");
-                }
-            }
+            deliver(&self.closing, sending).await;
         })
     }
 
