@@ -43,6 +43,14 @@
 //! `docs-template` (a docs page from a template of the crate's own),
 //! `schema-guard` and `testing` (for tests: the schema guard and the test
 //! client).
+//!
+//! Versions: depend on the same release of `tooltable` and of
+//! `tooltable-codegen` (in `[build-dependencies]`). The code the build
+//! generates reaches this crate through one hidden, versioned module; a
+//! release that changes it is a minor release before 1.0 and a major one
+//! after, and a mismatch is a compile error at [`include_table!`] saying
+//! so. The repository's CHANGELOG.md and docs/publishing.md give the whole
+//! policy.
 
 #![warn(missing_docs)]
 
