@@ -84,6 +84,12 @@ impl Settings {
                         "unknown key `{unknown}` in [package.metadata.tooltable.registry]; the keys are {}",
                         crate::registry::KEYS
                     ),
+                    None if key == "registry" && message.starts_with("invalid type") => {
+                        "[package.metadata.tooltable] `registry` is a table: write `[package.metadata.tooltable.registry]` with `name = \"io.github.OWNER/NAME\"`".to_owned()
+                    }
+                    None if message == "missing field `name`" => {
+                        "[package.metadata.tooltable.registry] needs `name`, the server's name in the MCP Registry, such as `name = \"io.github.OWNER/NAME\"`".to_owned()
+                    }
                     None => format!("[package.metadata.tooltable] `{key}`: {message}"),
                 };
             }
@@ -750,6 +756,26 @@ mod tests {
         assert!(
             errors[0].contains("unknown key `summary` in [package.metadata.tooltable.registry]; the keys are name, title, description, file, subfolder, arguments, remotes"),
             "{errors:?}"
+        );
+        let errors = config(
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nroot = \"src/lib.rs\"\nregistry = \"io.github.octo/demo\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                "Cargo.toml:5:12: [package.metadata.tooltable] `registry` is a table: write `[package.metadata.tooltable.registry]` with `name = \"io.github.OWNER/NAME\"`"
+            ]
+        );
+        let errors = config(
+            "[package]\nname = \"demo\"\n[package.metadata.tooltable]\nroot = \"src/lib.rs\"\nregistry = { title = \"Demo\" }\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                "Cargo.toml:5:12: [package.metadata.tooltable.registry] needs `name`, the server's name in the MCP Registry, such as `name = \"io.github.OWNER/NAME\"`"
+            ]
         );
     }
 
