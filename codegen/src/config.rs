@@ -537,15 +537,8 @@ impl Config {
             .and_then(toml::Value::as_str)
             .ok_or_else(|| vec![at("[package] has no `name`".into())])?
             .to_owned();
-        let package_version = match package.get("version") {
-            Some(toml::Value::String(version)) => version.clone(),
-            Some(toml::Value::Table(t))
-                if t.get("workspace").and_then(toml::Value::as_bool) == Some(true) =>
-            {
-                workspace_version(crate_dir).unwrap_or_else(|| "0.0.0".to_owned())
-            }
-            _ => "0.0.0".to_owned(),
-        };
+        let known_version = package_text(package, "version", crate_dir);
+        let package_version = known_version.clone().unwrap_or_else(|| "0.0.0".to_owned());
         let settings = match package.get("metadata").and_then(|m| m.get("tooltable")) {
             None => toml::Table::new(),
             Some(toml::Value::Table(settings)) => settings.clone(),
@@ -612,7 +605,7 @@ impl Config {
             );
             let facts = crate::registry::Package {
                 name: &package_name,
-                version: &package_version,
+                version: known_version.as_deref(),
                 description: description.as_deref(),
                 repository: repository.as_deref(),
                 homepage: homepage.as_deref(),
@@ -680,10 +673,6 @@ impl Config {
 
 /// `[workspace.package] version` of the nearest enclosing workspace, for a
 /// package that inherits its version.
-fn workspace_version(crate_dir: &Path) -> Option<String> {
-    workspace_package(crate_dir, "version")
-}
-
 /// `[workspace.package] KEY` of the nearest enclosing workspace.
 fn workspace_package(crate_dir: &Path, key: &str) -> Option<String> {
     crate_dir.ancestors().skip(1).find_map(|dir| {
@@ -809,7 +798,7 @@ mod tests {
             );
         }
         let c = config(&format!(
-            "[package]\nname = \"demo\"\n[features]\ndefault = [\"plain\"]\nplain = []\nextra = []\n[package.metadata.tooltable]\n{settings}"
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n[features]\ndefault = [\"plain\"]\nplain = []\nextra = []\n[package.metadata.tooltable]\n{settings}"
         ))
         .unwrap();
         assert_eq!(c.manifest, PathBuf::from("contract/tools.json"));
@@ -836,7 +825,7 @@ mod tests {
                 tool: Some(1500)
             }
         );
-        assert_eq!(c.context_budget_at.map(|at| at.line), Some(25));
+        assert_eq!(c.context_budget_at.map(|at| at.line), Some(26));
         assert_eq!(
             c.lowerings,
             [Lowering::OptionalNotNull, Lowering::EmptyParameters],

@@ -81,7 +81,9 @@ struct Repository {
 /// What a package's `[package]` says that `server.json` repeats.
 pub(crate) struct Package<'a> {
     pub name: &'a str,
-    pub version: &'a str,
+    /// None when [package] has none, or inherits it from a workspace that
+    /// was not found.
+    pub version: Option<&'a str>,
     pub description: Option<&'a str>,
     pub repository: Option<&'a str>,
     pub homepage: Option<&'a str>,
@@ -133,8 +135,11 @@ impl Registry {
                 ));
             }
         }
-        if package.version == "latest" {
-            errors.push("the registry refuses the version `latest`; give [package] a version such as `0.1.0`".to_owned());
+        let version = package.version.unwrap_or_default();
+        match package.version {
+            None => errors.push("server.json needs the package's version, and [package] has none (or inherits it from a workspace that was not found above the crate): give [package] a `version`, or run tooltable in the crate's place in its workspace".to_owned()),
+            Some("latest") => errors.push("the registry refuses the version `latest`; give [package] a version such as `0.1.0`".to_owned()),
+            Some(_) => {}
         }
         if let Some(subfolder) = &settings.subfolder
             && !is_relative_folder(subfolder)
@@ -185,7 +190,7 @@ impl Registry {
             name: settings.name,
             title: settings.title.map(|t| t.trim().to_owned()),
             description,
-            version: package.version.to_owned(),
+            version: version.to_owned(),
             package: package.name.to_owned(),
             file: PathBuf::from(file),
             repository,
@@ -504,7 +509,7 @@ mod tests {
     fn package() -> Package<'static> {
         Package {
             name: "notes-server",
-            version: "0.3.0",
+            version: Some("0.3.0"),
             description: Some("Notes, kept in SQLite, as MCP tools."),
             repository: Some("https://github.com/octo/notes"),
             homepage: None,
@@ -556,6 +561,20 @@ mod tests {
             ..settings("io.github.octo/notes")
         };
         assert!(Registry::new(fitting, &package, Path::new(".")).is_ok());
+    }
+
+    #[test]
+    fn a_version_that_cannot_be_told_is_refused_rather_than_published_as_0_0_0() {
+        let package = Package {
+            version: None,
+            ..package()
+        };
+        let errors =
+            Registry::new(settings("io.github.octo/notes"), &package, Path::new(".")).unwrap_err();
+        assert!(
+            errors[0].starts_with("server.json needs the package's version"),
+            "{errors:?}"
+        );
     }
 
     #[test]
