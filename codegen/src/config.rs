@@ -743,7 +743,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(
-            errors[0].contains("unknown key `summary` in [package.metadata.tooltable.registry]; the keys are name, title, description, file, subfolder, arguments, remotes"),
+            errors[0].contains("unknown key `summary` in [package.metadata.tooltable.registry]; the keys are name, title, description, file, subfolder, arguments, remotes, icons"),
             "{errors:?}"
         );
         let errors = config(

@@ -14,6 +14,7 @@
 
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use tooltable_rules::icons::{self, Icon};
 use tooltable_rules::wire::json_text;
 
 /// The schema `server.json` declares: the registry refuses any other.
@@ -46,10 +47,16 @@ pub(crate) struct Settings {
     arguments: Vec<String>,
     #[serde(default)]
     remotes: Vec<String>,
+    #[serde(default)]
+    icons: Vec<String>,
 }
 
 /// The keys of `[package.metadata.tooltable.registry]`.
-pub(crate) const KEYS: &str = "name, title, description, file, subfolder, arguments, remotes";
+pub(crate) const KEYS: &str =
+    "name, title, description, file, subfolder, arguments, remotes, icons";
+
+/// The longest icon address the registry takes.
+const MAX_ICON_SRC: usize = 255;
 
 /// A crate's registry entry, checked against the registry's rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +73,7 @@ pub struct Registry {
     website: Option<String>,
     arguments: Vec<String>,
     remotes: Vec<String>,
+    icons: Vec<Icon>,
     /// The README crates.io shows, relative to the crate's directory, if any.
     readme: Option<PathBuf>,
 }
@@ -182,6 +190,26 @@ impl Registry {
                 errors.push(format!("registry `remotes` holds `{remote}`, which {why}"));
             }
         }
+        let icons: Vec<Icon> = settings
+            .icons
+            .iter()
+            .map(|src| Icon {
+                src: src.clone(),
+                mime_type: None,
+                sizes: Vec::new(),
+                theme: None,
+            })
+            .collect();
+        for icon in &icons {
+            let src = &icon.src;
+            if !src.starts_with("https://") || src.chars().count() > MAX_ICON_SRC {
+                errors.push(format!(
+                    "registry `icons` holds `{src}`; the registry takes an icon's `https://` address of at most {MAX_ICON_SRC} characters"
+                ));
+            } else if let Some(error) = icons::check(icon).first() {
+                errors.push(format!("registry `icons` holds `{src}`: {error}"));
+            }
+        }
         let file = settings.file.as_deref().unwrap_or("server.json");
         if !errors.is_empty() {
             return Err(errors);
@@ -200,6 +228,7 @@ impl Registry {
                 .map(str::to_owned),
             arguments: settings.arguments,
             remotes: settings.remotes,
+            icons,
             readme: readme(package.readme, crate_dir),
         })
     }
@@ -220,6 +249,8 @@ impl Registry {
             repository: Option<&'a Repository>,
             #[serde(rename = "websiteUrl", skip_serializing_if = "Option::is_none")]
             website: Option<&'a str>,
+            #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+            icons: serde_json::Value,
             packages: [Package<'a>; 1],
             #[serde(skip_serializing_if = "Vec::is_empty")]
             remotes: Vec<Remote<'a>>,
@@ -263,6 +294,11 @@ impl Registry {
             version: &self.version,
             repository: self.repository.as_ref(),
             website: self.website.as_deref(),
+            icons: if self.icons.is_empty() {
+                serde_json::Value::Null
+            } else {
+                icons::to_json(&self.icons)
+            },
             packages: [Package {
                 registry_type: "cargo",
                 registry_base_url: CRATES_IO,
@@ -592,6 +628,37 @@ mod tests {
             None
         );
         assert_eq!(repository("https://codeberg.org/octo/notes"), None);
+    }
+
+    #[test]
+    fn icons_are_https_addresses_the_registry_can_store() {
+        let with = |icons: &[&str]| {
+            Registry::new(
+                Settings {
+                    icons: icons.iter().map(|s| s.to_string()).collect(),
+                    ..settings("io.github.octo/notes")
+                },
+                &package(),
+                Path::new("."),
+            )
+        };
+        let registry = with(&["https://example.com/notes.png"]).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&registry.render("sha256:00", 1)).unwrap();
+        assert_eq!(
+            value["icons"],
+            serde_json::json!([{"src": "https://example.com/notes.png"}])
+        );
+        let long = format!("https://example.com/{}.png", "a".repeat(250));
+        for icon in [
+            "http://example.com/notes.png",
+            "data:image/png;base64,AAAA",
+            long.as_str(),
+        ] {
+            assert!(with(&[icon]).is_err(), "{icon}");
+        }
+        let plain = with(&[]).unwrap().render("sha256:00", 1);
+        assert!(!plain.contains("icons"));
     }
 
     #[test]
