@@ -40,6 +40,15 @@ struct Unfit {
     message: String,
 }
 
+/// `a`, `a and b`, `a, b and c`: the files checked, as a sentence names them.
+fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// Runs `check` on a crate's directory, or on a manifest file.
 pub fn run(
     dir: &Path,
@@ -122,7 +131,7 @@ pub fn run(
             &drifts,
             &unfit,
             &unpublishable,
-            &format!("ok: {} match the #[tool] handlers", checked.join(" and ")),
+            &format!("ok: {} match the #[tool] handlers", listed(&checked)),
             &fix,
             out,
         ),
@@ -139,7 +148,7 @@ pub fn run(
             &drifts,
             &unfit,
             &unpublishable,
-            "tooltable: the committed docs and manifest match the #[tool] handlers",
+            &format!("tooltable: {} match the #[tool] handlers", listed(&checked)),
             &fix,
             out,
         ),
