@@ -89,7 +89,7 @@ struct Repository {
 /// What a package's `[package]` says that `server.json` repeats.
 pub(crate) struct Package<'a> {
     pub name: &'a str,
-    /// None when [package] has none, or inherits it from a workspace that
+    /// None when `[package]` has none, or inherits it from a workspace that
     /// was not found.
     pub version: Option<&'a str>,
     pub description: Option<&'a str>,
