@@ -18,14 +18,14 @@ use tooltable_rules::icons::{self, Icon};
 use tooltable_rules::wire::json_text;
 
 /// The schema `server.json` declares: the registry refuses any other.
-pub const SCHEMA: &str =
+pub(crate) const SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
 /// The one `_meta` key the registry keeps of what a publisher sends.
-pub const PUBLISHER_PROVIDED: &str = "io.modelcontextprotocol.registry/publisher-provided";
+pub(crate) const PUBLISHER_PROVIDED: &str = "io.modelcontextprotocol.registry/publisher-provided";
 
 /// Where a cargo package is installed from; the registry takes no other.
-pub const CRATES_IO: &str = "https://crates.io";
+pub(crate) const CRATES_IO: &str = "https://crates.io";
 
 /// The longest description and title the registry takes, in characters.
 const MAX_TEXT: usize = 100;
@@ -235,7 +235,7 @@ impl Registry {
 
     /// `server.json`'s text, for a table of `tools` tools whose inventory
     /// fingerprint is `inventory`.
-    pub fn render(&self, inventory: &str, tools: usize) -> String {
+    pub(crate) fn render(&self, inventory: &str, tools: usize) -> String {
         #[derive(Serialize)]
         struct ServerJson<'a> {
             #[serde(rename = "$schema")]
@@ -345,7 +345,7 @@ impl Registry {
         match std::fs::read_to_string(crate_dir.join(readme)) {
             Err(e) => Some(format!("{shown} cannot be read: {e}")),
             Ok(text) if carries_name(&text, &self.name) => None,
-            Ok(text) if carries_name(&hidden(&text), &self.name) => Some(format!(
+            Ok(text) if carries_name(&split_comments(&text).1, &self.name) => Some(format!(
                 "{shown} names the server only inside an HTML comment, which crates.io does not show, so the registry cannot verify the crate: write `{line}` where a reader sees it, such as a line ``- MCP Registry name: `{line}` ``"
             )),
             Ok(_) => Some(format!(
@@ -356,7 +356,7 @@ impl Registry {
 }
 
 /// Whether `server.json`'s text `existing` was written by tooltable.
-pub fn is_generated(existing: &[u8]) -> bool {
+pub(crate) fn is_generated(existing: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(existing)
         .ok()
         .is_some_and(|v| v["_meta"][PUBLISHER_PROVIDED]["tooltable"].is_object())
@@ -491,8 +491,8 @@ fn readme(readme: Option<&toml::Value>, crate_dir: &Path) -> Option<PathBuf> {
 /// name followed by the end of the text or by a character that cannot
 /// continue a name (a space, a line break, `` ` ``, `<`), outside HTML
 /// comments, which crates.io does not render.
-pub fn carries_name(text: &str, name: &str) -> bool {
-    let shown = shown(text);
+fn carries_name(text: &str, name: &str) -> bool {
+    let (shown, _) = split_comments(text);
     let token = format!("mcp-name: {name}");
     shown.match_indices(&token).any(|(at, _)| {
         shown[at + token.len()..]
@@ -502,40 +502,21 @@ pub fn carries_name(text: &str, name: &str) -> bool {
     })
 }
 
-/// `text` without its HTML comments.
-fn shown(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+/// `text` split in two: what crates.io shows (the text without its HTML
+/// comments), and the comments' insides, for saying that a name is hidden.
+fn split_comments(text: &str) -> (String, String) {
+    let (mut shown, mut hidden) = (String::with_capacity(text.len()), String::new());
     let mut rest = text;
     while let Some(start) = rest.find("<!--") {
-        out.push_str(&rest[..start]);
-        rest = match rest[start..].find("-->") {
-            Some(end) => &rest[start + end + 3..],
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The text of `text`'s HTML comments, for saying that a name is hidden.
-fn hidden(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("<!--") {
+        shown.push_str(&rest[..start]);
         let inner = &rest[start + 4..];
-        match inner.find("-->") {
-            Some(end) => {
-                out.push_str(&inner[..end]);
-                out.push('\n');
-                rest = &inner[end + 3..];
-            }
-            None => {
-                out.push_str(inner);
-                rest = "";
-            }
-        }
+        let end = inner.find("-->").unwrap_or(inner.len());
+        hidden.push_str(&inner[..end]);
+        hidden.push('\n');
+        rest = inner.get(end + 3..).unwrap_or("");
     }
-    out
+    shown.push_str(rest);
+    (shown, hidden)
 }
 
 #[cfg(test)]
@@ -691,7 +672,7 @@ mod tests {
             name
         ));
         assert!(carries_name(
-            &hidden("<!-- mcp-name: io.github.octo/notes -->"),
+            &split_comments("<!-- mcp-name: io.github.octo/notes -->").1,
             name
         ));
     }
