@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reruns every benchmark of docs/benchmarks.md: tooltable against rmcp's own
 # macros on generated servers with 10, 100 and 1000 tools, in the same run on
-# the same machine, reported as tooltable/rmcp ratios.
+# the same machine, reported as tooltable/rmcp ratios; and every framework
+# side by side on the same servers (benches/peers.sh).
 #
 #   benches/run.sh           full mode: 3 rounds of everything (run-time
 #                            benchmarks in process and served by separate
@@ -11,12 +12,15 @@
 #                            (benches/cold.sh),
 #                            the load test of benches/load.sh, with its
 #                            five-minute soak in round 1; tool search over
-#                            300 tools, benches/discovery.sh, once), then regenerates
+#                            300 tools, benches/discovery.sh, once; every
+#                            framework, benches/peers.sh), then regenerates
 #                            docs/benchmarks.md. Takes long (the generated
 #                            crates alone are minutes of compilation on 2
 #                            cores); not part of .ci/run.
 #   benches/run.sh --quick   N = 10, one short round, the build measurements
-#                            on N = 10 only, no load test (building
+#                            on N = 10 only, every framework's twin in one
+#                            short round (benches/peers.sh --quick, so a
+#                            broken twin fails CI), no load test (building
 #                            notes-server and its twin optimised would take
 #                            CI minutes; `benches/load.sh --quick` runs it
 #                            alone); writes its report under
@@ -153,6 +157,11 @@ generate
 if [[ $mode == full ]]; then
     echo "== tool search over 300 tools (benches/discovery.sh)"
     benches/discovery.sh --results "$results"
+    echo "== every framework side by side (benches/peers.sh)"
+    benches/peers.sh --sizes "$(IFS=,; echo "${sizes[*]}")" --rounds "$rounds" --results "$results"
+else
+    echo "== every framework side by side, one short round (benches/peers.sh --quick)"
+    benches/peers.sh --quick --results "$results"
 fi
 
 echo "== machine"

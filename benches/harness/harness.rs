@@ -5,7 +5,7 @@
 //! generated crates; `benches/run.sh` builds and runs it.
 //!
 //! Usage: `harness [--quick] [--out FILE] [--only SUITE] [--sizes N,…]`,
-//! where SUITE is list, dispatch, e2e, startup, lowering or served, and
+//! where SUITE is list, dispatch, e2e, startup, lowering, served or peers, and
 //! `--sizes` keeps some of the sizes generated (both are for profiling one
 //! suite under `perf` or callgrind). It first checks that both
 //! kinds of crate serve the same tools, then measures, and prints one
@@ -22,6 +22,10 @@ mod equivalence;
 mod list;
 mod lowering;
 mod measure;
+// Dead in the harness that links no twin (`crates::PEERS` is empty there):
+// the same sources make both harnesses (see `peers`).
+#[allow(dead_code)]
+mod peers;
 mod results;
 mod serve;
 mod served;
@@ -90,7 +94,9 @@ fn main() {
             eprintln!("cannot start a tokio runtime: {e}");
             std::process::exit(2);
         });
-    const SUITES: [&str; 6] = ["list", "dispatch", "e2e", "startup", "lowering", "served"];
+    const SUITES: [&str; 7] = [
+        "list", "dispatch", "e2e", "startup", "lowering", "served", "peers",
+    ];
     if let Some(suite) = only.as_deref()
         && !SUITES.contains(&suite)
     {
@@ -100,25 +106,32 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let runs = |suite: &str| only.as_deref().is_none_or(|o| o == suite);
+    // The harness that links the other frameworks' twins runs their
+    // comparisons; the other one, everything else (see `peers`).
+    let linked = !crates::PEERS.is_empty();
+    let runs = |suite: &str| match only.as_deref() {
+        Some(only) => only == suite,
+        None if linked => suite == "peers" || suite == "served",
+        None => suite != "peers",
+    };
     if runs("list") {
         Sizes::of(&sizes, &mut list::List {
             settings,
             results: &mut results,
         });
     }
+    // A served synchronous handler runs in place on a multi-thread
+    // runtime's worker and goes to the blocking pool on a current-thread
+    // one, so calls are measured on the runtime servers run on.
+    let workers = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| {
+            eprintln!("cannot start a tokio runtime: {e}");
+            std::process::exit(2);
+        });
     if runs("dispatch") {
-        // A served synchronous handler runs in place on a multi-thread
-        // runtime's worker and goes to the blocking pool on a current-thread
-        // one, so dispatch is measured on the runtime servers run on.
-        let workers = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap_or_else(|e| {
-                eprintln!("cannot start a tokio runtime: {e}");
-                std::process::exit(2);
-            });
         Sizes::of(&sizes, &mut dispatch::Dispatch {
             settings,
             results: &mut results,
@@ -144,6 +157,13 @@ fn main() {
         Sizes::of(&sizes, &mut lowering::Lowering {
             settings,
             results: &mut results,
+        });
+    }
+    if runs("peers") {
+        Sizes::of(&sizes, &mut peers::Peers {
+            settings,
+            results: &mut results,
+            runtime: &workers,
         });
     }
     if runs("served") {

@@ -15,6 +15,8 @@
 //!   `StreamableHttpService` on hyper with the settings tooltable's HTTP
 //!   transport gives it (no SSE keep-alive, default session mode, so a
 //!   2026-07-28 request is served statelessly).
+//! - `tower-mcp`, `turbomcp`, `pmcp`: that framework's twin, served as its
+//!   documentation serves it (see the twin's `serve_stdio` and `serve_http`).
 //! - `write`: the floor. It reads each request and writes back `FILE`, the
 //!   bytes tooltable answered the same request with, without looking at the
 //!   request (with `--parse`, having parsed it as JSON, as any server of a
@@ -24,6 +26,7 @@
 //! Over HTTP the process binds 127.0.0.1 on a port the system chooses and
 //! prints `ADDRESS` on a line of stdout before serving.
 
+use crate::peers::{Framework, PeerServer, VisitPeers};
 use crate::suite::{Crates, Visit};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -43,11 +46,20 @@ pub enum Side {
     Rmcp,
     /// Writes back fixed bytes.
     Write,
+    /// Another framework's twin on that framework's own transports.
+    Peer(Framework),
 }
 
 impl Side {
-    /// Every side, in the order the suite measures them.
-    pub const ALL: [Side; 3] = [Side::Tooltable, Side::Rmcp, Side::Write];
+    /// Every side.
+    pub const ALL: [Side; 6] = [
+        Side::Tooltable,
+        Side::Rmcp,
+        Side::Write,
+        Side::Peer(Framework::TowerMcp),
+        Side::Peer(Framework::TurboMcp),
+        Side::Peer(Framework::Pmcp),
+    ];
 
     /// The word on the command line and in metric names.
     pub fn word(self) -> &'static str {
@@ -55,6 +67,7 @@ impl Side {
             Side::Tooltable => "tooltable",
             Side::Rmcp => "rmcp",
             Side::Write => "write",
+            Side::Peer(framework) => framework.word(),
         }
     }
 }
@@ -91,7 +104,7 @@ struct Options {
     parse: bool,
 }
 
-const USAGE: &str = "usage: harness serve --side tooltable|rmcp|write --n N --transport stdio|http [--reply FILE] [--content-type TYPE] [--parse]";
+const USAGE: &str = "usage: harness serve --side tooltable|rmcp|write|tower-mcp|turbomcp|pmcp --n N --transport stdio|http [--reply FILE] [--content-type TYPE] [--parse]";
 
 /// Runs `harness serve ARGS` and exits.
 pub fn main(args: &[String]) -> ! {
@@ -267,7 +280,41 @@ impl Visit for Serve {
                 });
             }
             (Side::Rmcp, Transport::Http) => runtime.block_on(rmcp_http(crates.stored)),
+            (Side::Peer(framework), transport) => {
+                let mut twin = Twin {
+                    framework,
+                    transport,
+                    runtime,
+                };
+                crate::crates::each_peer(crates.n, &mut twin);
+            }
             (Side::Write, _) => unreachable!("the write side serves no crate"),
+        }
+    }
+}
+
+/// Serves one framework's twin on that framework's own transport (never
+/// made in the harness that links no twin).
+#[allow(dead_code)]
+struct Twin {
+    framework: Framework,
+    transport: Transport,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl VisitPeers for Twin {
+    fn peer<P: PeerServer>(&mut self, framework: Framework) {
+        if framework != self.framework {
+            return;
+        }
+        match self.transport {
+            Transport::Stdio => self.runtime.block_on(P::serve_stdio()),
+            Transport::Http => self.runtime.block_on(async {
+                let listener = listen().await.into_std().unwrap_or_else(|e| {
+                    fail(&format!("cannot hand the listener to {}: {e}", framework.word()))
+                });
+                P::serve_http(listener).await
+            }),
         }
     }
 }

@@ -18,6 +18,10 @@
 //! is checked against it), divided by the requests served. The sides take
 //! their samples in turn, as every comparison of the harness does.
 //!
+//! In the harness that links the other frameworks' twins, each twin is a
+//! side too, on its framework's own transports, and HTTP requests go
+//! through an `initialize` session (see [`sessions`]).
+//!
 //! stdio sessions start with the `initialize` handshake (revision
 //! 2025-11-25), then list; HTTP requests are 2026-07-28 stateless POSTs
 //! carrying the revision's `_meta` and headers, so no session is held.
@@ -56,15 +60,22 @@ impl Visit for Served<'_> {
             .into_iter()
             .flat_map(|t| Ask::ALL.into_iter().map(move |a| (t, a)))
         {
-            let mut endpoints = vec![
-                Endpoint::start(Side::Tooltable, n, transport, ask, None),
-                Endpoint::start(Side::Rmcp, n, transport, ask, None),
-            ];
+            let mut endpoints: Vec<Endpoint> = [Side::Tooltable, Side::Rmcp]
+                .into_iter()
+                .chain(
+                    crate::crates::PEERS
+                        .iter()
+                        .map(|&framework| Side::Peer(framework)),
+                )
+                .map(|side| Endpoint::start(side, n, transport, ask, None))
+                .collect();
             for endpoint in &mut endpoints {
                 endpoint.handshake();
             }
             let first = endpoints[0].first(n);
-            endpoints[1].first(n);
+            for endpoint in &mut endpoints[1..] {
+                endpoint.first(n);
+            }
             let reply = scratch.join(format!("reply-{}-{}-{n}", ask.word(), transport.word()));
             if let Err(e) = std::fs::write(&reply, &first.bytes) {
                 fail(&format!("cannot write {}: {e}", reply.display()));
@@ -78,12 +89,13 @@ impl Visit for Served<'_> {
             );
             write.first(n);
             endpoints.push(write);
-            let metric = format!("served-{}-{}/{n}", ask.word(), transport.word());
+            let metric = format!("{}-{}-{}/{n}", prefix(), ask.word(), transport.word());
             if ask == Ask::List {
                 for endpoint in &endpoints {
                     self.results.record(
                         &format!(
-                            "bytes/{n}/served-{}-{}",
+                            "bytes/{n}/{}-{}-{}",
+                            prefix(),
                             transport.word(),
                             endpoint.side.word()
                         ),
@@ -107,6 +119,17 @@ impl Visit for Served<'_> {
             let _ = std::fs::remove_file(&reply);
         }
         let _ = std::fs::remove_dir(&scratch);
+    }
+}
+
+/// The metrics' first word: `served`, or `peers-served` in the harness
+/// that links the other frameworks' twins (its sides run on another
+/// serde_json, see `crate::peers`), whose figures are their own.
+fn prefix() -> &'static str {
+    if crate::crates::PEERS.is_empty() {
+        "served"
+    } else {
+        "peers-served"
     }
 }
 
@@ -217,6 +240,31 @@ pub fn http_request(address: &str, method: &str, name: Option<&str>, body: &str)
     .into_bytes()
 }
 
+/// Whether HTTP requests go through an `initialize` session (revision
+/// 2025-11-25, `Mcp-Session-Id` on every request) rather than stateless
+/// 2026-07-28 POSTs: in the harness that links the other frameworks'
+/// twins, whose HTTP transports all serve sessions and none serves the
+/// stateless revision as built (tower-mcp only with a feature of its own),
+/// every side is reached the same way.
+fn sessions() -> bool {
+    !crate::crates::PEERS.is_empty()
+}
+
+/// A whole HTTP/1.1 POST of `body` to `/mcp` in an `initialize` session
+/// (none yet when `session` is empty, as for `initialize` itself).
+fn session_request(address: &str, session: &str, body: &str) -> Vec<u8> {
+    let session = if session.is_empty() {
+        String::new()
+    } else {
+        format!("Mcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n")
+    };
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
 /// A reply as it came: its bytes (the line with its newline, or the HTTP
 /// body) and, over HTTP, its content type.
 pub struct Reply {
@@ -237,6 +285,8 @@ enum Connection {
     Http {
         stream: BufReader<TcpStream>,
         request: Vec<u8>,
+        /// The server's address, for the `Host` header.
+        address: String,
         /// Kept so that the process stops when this client does.
         _input: ChildStdin,
     },
@@ -252,6 +302,8 @@ struct Endpoint {
     reply: Vec<u8>,
     reply_len: usize,
     content_type: String,
+    /// The last `Mcp-Session-Id` the server sent.
+    session: String,
 }
 
 impl Endpoint {
@@ -313,6 +365,7 @@ impl Endpoint {
                         let (method, name) = ask.method();
                         http_request(&address, method, name, &ask.body())
                     },
+                    address,
                     _input: input,
                 }
             }
@@ -335,13 +388,55 @@ impl Endpoint {
             reply: Vec::with_capacity(1 << 20),
             reply_len: 0,
             content_type: String::new(),
+            session: String::new(),
         }
     }
 
-    /// The `initialize` handshake on stdio; nothing on HTTP, whose requests
+    /// The `initialize` handshake on stdio, and over HTTP in the session
+    /// era (see [`sessions`]); nothing over stateless HTTP, whose requests
     /// carry their revision.
     fn handshake(&mut self) {
         let side = self.side.word();
+        if let Connection::Http {
+            stream,
+            request,
+            address,
+            ..
+        } = &mut self.connection
+        {
+            if !sessions() {
+                return;
+            }
+            let initialize = std::str::from_utf8(INITIALIZE).unwrap_or_default().trim_end();
+            let initialized = std::str::from_utf8(INITIALIZED).unwrap_or_default().trim_end();
+            let (reply, content_type) = (&mut self.reply, &mut self.content_type);
+            let mut session = String::new();
+            let mut ignored = String::new();
+            let answered = stream
+                .get_mut()
+                .write_all(&session_request(address, "", initialize))
+                .and_then(|()| read_response(stream, reply, content_type, &mut session));
+            if !matches!(answered, Ok(200)) {
+                fail(&format!(
+                    "the {side} server did not answer initialize over HTTP ({answered:?}): {}",
+                    excerpt(reply)
+                ));
+            }
+            let answered = stream
+                .get_mut()
+                .write_all(&session_request(address, &session, initialized))
+                .and_then(|()| read_response(stream, reply, content_type, &mut ignored));
+            if !matches!(answered, Ok(200..=299)) {
+                fail(&format!(
+                    "the {side} server did not take notifications/initialized over HTTP ({answered:?}): {}",
+                    excerpt(reply)
+                ));
+            }
+            let line = self.ask.line();
+            let body = std::str::from_utf8(&line).unwrap_or_default().trim_end();
+            *request = session_request(address, &session, body);
+            return;
+        }
         if let Connection::Stdio { input, output, .. } = &mut self.connection {
             self.reply.clear();
             let answered = input
@@ -384,7 +479,12 @@ impl Endpoint {
                 stream, request, ..
             } => {
                 stream.get_mut().write_all(request)?;
-                let status = read_response(stream, &mut self.reply, &mut self.content_type)?;
+                let status = read_response(
+                    stream,
+                    &mut self.reply,
+                    &mut self.content_type,
+                    &mut self.session,
+                )?;
                 if status != 200 {
                     return Err(std::io::Error::other(format!("HTTP status {status}")));
                 }
@@ -542,16 +642,19 @@ fn proc_cpu(pid: u32) -> Option<Duration> {
 }
 
 /// Reads one HTTP/1.1 response: returns its status, leaves its body in
-/// `body` and its content type in `content_type`. Bodies are framed by
+/// `body`, its content type in `content_type` and the session it names
+/// (`Mcp-Session-Id`, if any) in `session`. Bodies are framed by
 /// `Content-Length` or chunked encoding; nothing in them is parsed.
 pub fn read_response(
     stream: &mut BufReader<TcpStream>,
     body: &mut Vec<u8>,
     content_type: &mut String,
+    session: &mut String,
 ) -> std::io::Result<u16> {
     let eof = || std::io::Error::from(std::io::ErrorKind::UnexpectedEof);
     body.clear();
     content_type.clear();
+    session.clear();
     let mut line = String::new();
     if stream.read_line(&mut line)? == 0 {
         return Err(eof());
@@ -582,6 +685,8 @@ pub fn read_response(
             chunked = value.eq_ignore_ascii_case("chunked");
         } else if name.eq_ignore_ascii_case("content-type") {
             content_type.push_str(value);
+        } else if name.eq_ignore_ascii_case("mcp-session-id") {
+            session.push_str(value);
         }
     }
     if chunked {
@@ -612,7 +717,8 @@ pub fn read_response(
     } else if let Some(length) = length {
         body.resize(length, 0);
         stream.read_exact(body)?;
-    } else if status != 204 && status != 304 {
+    } else if !matches!(status, 202 | 204 | 304) {
+        // A 202 (an accepted notification) without a length has no body.
         stream.read_to_end(body)?;
     }
     Ok(status)

@@ -1,24 +1,61 @@
-//! The harness crate: the benchmark sources kept in benches/harness, plus
+//! The harness crates: the benchmark sources kept in benches/harness, plus
 //! `crates.rs`, which names the generated crates of the sizes asked for.
+//!
+//! The same sources make two binaries. `harness` measures tooltable against
+//! rmcp. `harness_peers` adds the twins on the other frameworks and runs
+//! the suites that compare them all: every one of those frameworks turns on
+//! serde_json's `preserve_order` feature, and cargo unifies a crate's
+//! features over a whole build, so in their build every side (tooltable and
+//! rmcp too) runs on that serde_json. Kept apart, the rmcp comparison keeps
+//! the serde_json its users build with, and the peer comparison gives every
+//! side the same one.
 //!
 //! The harness depends on every generated crate, so it cannot be a member of
 //! the tooltable workspace (`cargo test --workspace` would build them all);
 //! its sources live in benches/harness and are copied into the generated
 //! workspace, where run.sh builds and runs it.
 
+use crate::peers::Framework;
 use crate::rmcp_crate::{self, Variant};
 use crate::spec::{REGULAR_ARGUMENTS, REGULAR_TOOL, TRIVIAL_ARGUMENTS, TRIVIAL_TOOL};
 use crate::tooltable_crate;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The harness's package name.
-pub const PACKAGE: &str = "harness";
+/// Which of the two harnesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Harness {
+    /// tooltable against rmcp.
+    Rmcp,
+    /// tooltable among every framework.
+    Peers,
+}
+
+impl Harness {
+    /// Both harnesses.
+    pub const ALL: [Harness; 2] = [Harness::Rmcp, Harness::Peers];
+
+    /// The package name (also its binary's).
+    pub fn package(self) -> &'static str {
+        match self {
+            Harness::Rmcp => "harness",
+            Harness::Peers => "harness_peers",
+        }
+    }
+
+    /// The frameworks whose twins it links.
+    fn frameworks(self) -> &'static [Framework] {
+        match self {
+            Harness::Rmcp => &[],
+            Harness::Peers => &Framework::ALL,
+        }
+    }
+}
 
 /// The harness's sources, from benches/harness. Its entry point is kept as
 /// `harness.rs` there: cargo would take a `benches/harness/main.rs` for a
 /// bench target of the root package.
-const SOURCES: [(&str, &str); 13] = [
+const SOURCES: [(&str, &str); 14] = [
     ("main.rs", include_str!("../../harness/harness.rs")),
     ("connect.rs", include_str!("../../harness/connect.rs")),
     ("dispatch.rs", include_str!("../../harness/dispatch.rs")),
@@ -30,6 +67,7 @@ const SOURCES: [(&str, &str); 13] = [
     ("list.rs", include_str!("../../harness/list.rs")),
     ("lowering.rs", include_str!("../../harness/lowering.rs")),
     ("measure.rs", include_str!("../../harness/measure.rs")),
+    ("peers.rs", include_str!("../../harness/peers.rs")),
     ("results.rs", include_str!("../../harness/results.rs")),
     ("serve.rs", include_str!("../../harness/serve.rs")),
     ("served.rs", include_str!("../../harness/served.rs")),
@@ -37,12 +75,18 @@ const SOURCES: [(&str, &str); 13] = [
     ("suite.rs", include_str!("../../harness/suite.rs")),
 ];
 
-/// Every file of the harness, relative to its directory. `crates_dir` is
+/// Every file of a harness, relative to its directory. `crates_dir` is
 /// where the generated crates are.
-pub fn files(sizes: &[usize], repo: &str, crates_dir: &Path) -> Vec<(String, String)> {
+pub fn files(
+    harness: Harness,
+    sizes: &[usize],
+    repo: &str,
+    crates_dir: &Path,
+) -> Vec<(String, String)> {
+    let package = harness.package();
     let mut manifest = format!(
         r#"[package]
-name = "{PACKAGE}"
+name = "{package}"
 version = "0.1.0"
 edition = "2024"
 publish = false
@@ -51,6 +95,7 @@ publish = false
 tooltable = {{ path = "{repo}", features = ["serve", "http", "testing"] }}
 tooltable-codegen = {{ path = "{repo}/codegen", default-features = false, features = ["build"] }}
 rmcp = {{ version = "3.11", default-features = false, features = ["server", "client", "macros", "transport-io", "transport-streamable-http-server"] }}
+serde = "1"
 serde_json = "1"
 tokio = {{ version = "1", features = ["rt", "rt-multi-thread", "macros", "io-util", "io-std", "net", "sync", "time"] }}
 hyper = {{ version = "1", features = ["server", "http1"] }}
@@ -62,17 +107,27 @@ libc = "0.2"
 "#
     );
     for &n in sizes {
+        let peers = harness
+            .frameworks()
+            .iter()
+            .map(|framework| framework.package(n));
         for package in [
             tooltable_crate::package(n),
             rmcp_crate::package(Variant::Stored, n),
             rmcp_crate::package(Variant::Rebuild, n),
-        ] {
+        ]
+        .into_iter()
+        .chain(peers)
+        {
             let _ = writeln!(manifest, "{package} = {{ path = \"../{package}\" }}");
         }
     }
     let mut files = vec![
         ("Cargo.toml".to_owned(), manifest),
-        ("src/crates.rs".to_owned(), crates(sizes, crates_dir)),
+        (
+            "src/crates.rs".to_owned(),
+            crates(harness, sizes, crates_dir),
+        ),
     ];
     files.extend(
         SOURCES
@@ -82,10 +137,11 @@ libc = "0.2"
     files
 }
 
-fn crates(sizes: &[usize], crates_dir: &Path) -> String {
+fn crates(harness: Harness, sizes: &[usize], crates_dir: &Path) -> String {
     let mut out = format!(
         r##"//! The generated crates, by size (written by tooltable-bench; do not edit).
 
+use crate::peers::{{Framework, VisitPeers}};
 use crate::suite::{{Crates, Visit}};
 
 /// The tool whose handler does almost nothing.
@@ -108,7 +164,7 @@ pub fn each(visit: &mut impl Visit) {{
     );
     let mut sorted = sizes.to_vec();
     sorted.sort_unstable();
-    for n in sorted {
+    for &n in &sorted {
         let tt = tooltable_crate::package(n);
         let stored = rmcp_crate::package(Variant::Stored, n);
         let rebuild = rmcp_crate::package(Variant::Rebuild, n);
@@ -129,6 +185,65 @@ pub fn each(visit: &mut impl Visit) {{
             dir = dir.display().to_string(),
         );
     }
-    out.push_str("}\n");
+    let frameworks = harness.frameworks();
+    let _ = write!(
+        out,
+        "}}\n\n/// The frameworks whose twins this harness links.\npub const PEERS: &[Framework] = &[{}];\n\n/// Hands each framework's twin with `n` tools to `visit`.\n",
+        frameworks
+            .iter()
+            .map(|f| format!("Framework::{}", f.variant()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if frameworks.is_empty() {
+        out.push_str("pub fn each_peer(_n: usize, _visit: &mut impl VisitPeers) {}\n");
+        return out;
+    }
+    out.push_str("pub fn each_peer(n: usize, visit: &mut impl VisitPeers) {\n    match n {\n");
+    for &n in &sorted {
+        let _ = writeln!(out, "        {n} => {{");
+        for framework in frameworks {
+            let _ = writeln!(
+                out,
+                "            visit.peer::<{}::Peer>(Framework::{});",
+                framework.package(n),
+                framework.variant()
+            );
+        }
+        out.push_str("        }\n");
+    }
+    out.push_str("        _ => {}\n    }\n}\n");
+    for &n in &sorted {
+        for framework in frameworks {
+            let _ = write!(
+                out,
+                r#"
+impl crate::peers::PeerServer for {twin}::Peer {{
+    type Output = {twin}::CallOutput;
+    fn make() -> Self {{
+        {twin}::Peer::new()
+    }}
+    async fn list(&self) -> String {{
+        {twin}::Peer::list(self).await
+    }}
+    async fn call(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self::Output, String> {{
+        {twin}::Peer::call(self, name, arguments).await
+    }}
+    async fn serve_stdio() {{
+        {twin}::serve_stdio().await
+    }}
+    async fn serve_http(listener: std::net::TcpListener) {{
+        {twin}::serve_http(listener).await
+    }}
+}}
+"#,
+                twin = framework.package(n)
+            );
+        }
+    }
     out
 }

@@ -22,6 +22,7 @@ mod catalogue;
 mod files;
 mod harness_crate;
 mod layout;
+mod peers;
 mod report;
 mod rmcp_crate;
 mod spec;

@@ -104,12 +104,7 @@ impl ServerHandler for Server {{}}
 "#
     );
     files.push(("src/lib.rs".to_owned(), lib));
-    for m in 0..server.modules() {
-        files.push((
-            format!("src/{}.rs", Server::module_name(m)),
-            module(server, m),
-        ));
-    }
+    files.extend(spec::module_files(server, |m| module(server, m)));
     files
 }
 
@@ -117,20 +112,8 @@ fn module(server: Server, m: usize) -> String {
     let mut out = format!(
         "//! Tools of group {m} (generated).\n\nuse crate::Server;\nuse rmcp::handler::server::wrapper::{{Json, Parameters}};\nuse rmcp::{{tool, tool_router}};\nuse schemars::JsonSchema;\nuse serde::{{Deserialize, Serialize}};\n\n"
     );
-    out.push_str(&spec::module_types(
-        "Deserialize, JsonSchema",
-        "Serialize, JsonSchema",
-        "Deserialize, Serialize, JsonSchema",
-    ));
+    out.push_str(&spec::schemars_types(server, m));
     let tools = server.module_tools(m);
-    for tool in &tools {
-        out.push('\n');
-        out.push_str(&spec::tool_types(
-            tool,
-            "Deserialize, JsonSchema",
-            "Serialize, JsonSchema",
-        ));
-    }
     let _ = write!(
         out,
         "\n#[tool_router(router = {}_router, vis = \"pub(crate)\")]\nimpl Server {{",

@@ -215,6 +215,32 @@ pub struct {params} {{
     )
 }
 
+/// Every type module `m` declares, derived for schemars as the rmcp twins
+/// and the peer twins that take their schemas from schemars need them.
+pub fn schemars_types(server: Server, m: usize) -> String {
+    let mut out = module_types(
+        "Deserialize, JsonSchema",
+        "Serialize, JsonSchema",
+        "Deserialize, Serialize, JsonSchema",
+    );
+    for tool in server.module_tools(m) {
+        out.push('\n');
+        out.push_str(&tool_types(
+            &tool,
+            "Deserialize, JsonSchema",
+            "Serialize, JsonSchema",
+        ));
+    }
+    out
+}
+
+/// Every module file of a crate, `src/group_XXX.rs`, its text from `module`.
+pub fn module_files(server: Server, module: impl Fn(usize) -> String) -> Vec<(String, String)> {
+    (0..server.modules())
+        .map(|m| (format!("src/{}.rs", Server::module_name(m)), module(m)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

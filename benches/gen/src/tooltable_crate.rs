@@ -71,12 +71,7 @@ pub fn files(server: Server, repo: &str) -> Vec<(String, String)> {
     }
     lib.push_str(LIB_TAIL);
     files.push(("src/lib.rs".to_owned(), lib));
-    for m in 0..server.modules() {
-        files.push((
-            format!("src/{}.rs", Server::module_name(m)),
-            module(server, m),
-        ));
-    }
+    files.extend(spec::module_files(server, |m| module(server, m)));
     files
 }
 

@@ -1,4 +1,5 @@
-//! The generated workspace: every crate of every size, the harness,
+//! The generated workspace: every crate of every size (with the twins on
+//! the other frameworks), the harness,
 //! notes-server's rmcp twin for the load test, and both sides of the
 //! realistic layout for the edit-compile-test loop, and the discovery
 //! catalogue as a tooltable server.
@@ -10,8 +11,9 @@
 
 use crate::catalogue;
 use crate::files;
-use crate::harness_crate;
+use crate::harness_crate::{self, Harness};
 use crate::layout::{self, Side};
+use crate::peers::Framework;
 use crate::rmcp_crate::{self, Variant};
 use crate::spec::Server;
 use crate::tooltable_crate;
@@ -40,17 +42,20 @@ pub fn generate(repo: &Path, out: &Path, sizes: &[usize]) -> io::Result<()> {
                 rmcp_crate::files(server, Variant::Rebuild),
             ),
         ];
-        for (package, crate_files) in crates {
+        let twins = Framework::ALL.map(|framework| (framework.package(n), framework.files(server)));
+        for (package, crate_files) in crates.into_iter().chain(twins) {
             for (relative, content) in crate_files {
                 files::write(&out.join(&package).join(relative), &content)?;
             }
             members.push(package);
         }
     }
-    for (relative, content) in harness_crate::files(sizes, &repo_text, out) {
-        files::write(&out.join(harness_crate::PACKAGE).join(relative), &content)?;
+    for harness in Harness::ALL {
+        for (relative, content) in harness_crate::files(harness, sizes, &repo_text, out) {
+            files::write(&out.join(harness.package()).join(relative), &content)?;
+        }
+        members.push(harness.package().to_owned());
     }
-    members.push(harness_crate::PACKAGE.to_owned());
     for (relative, content) in twin_crate::files(&repo_text) {
         files::write(&out.join(twin_crate::PACKAGE).join(relative), &content)?;
     }

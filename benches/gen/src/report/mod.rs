@@ -7,12 +7,14 @@
 //! template benches/report.md, whose placeholders this module fills, so a
 //! rerun replaces the numbers and keeps the explanations.
 
+mod peers;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The template, with the prose.
-const TEMPLATE: &str = include_str!("../../report.md");
+const TEMPLATE: &str = include_str!("../../../report.md");
 
 /// What `report` reads and writes.
 pub struct Inputs {
@@ -844,7 +846,7 @@ fn quantity(name: &str, value: f64) -> String {
 }
 
 /// Fills the template: `{{machine}}`, `{{command}}`, `{{runs}}`,
-/// `{{ratios}}`, `{{load}}`, `{{absolute}}`, `{{m:METRIC}}` (a median with its unit),
+/// `{{ratios}}`, `{{load}}`, `{{peers}}`, `{{absolute}}`, `{{m:METRIC}}` (a median with its unit),
 /// `{{r:OURS:THEIRS}}` (a median ratio and the speed it means) and
 /// `{{share:PART:WHOLE}}` (a median ratio as a percentage). A placeholder
 /// whose metrics were not measured (as in `--quick`) reads "n/a".
@@ -876,6 +878,7 @@ fn placeholder(key: &str, runs: &[Run], machine: &str, command: &str) -> String 
         ["ratios"] => ratio_table(runs, &[]),
         ["ratios", prefixes] => ratio_table(runs, &prefixes.split(',').collect::<Vec<_>>()),
         ["load"] => load_table(runs),
+        ["peers"] => peers::table(runs),
         ["absolute"] => absolute_table(runs),
         ["m", name] => metric(runs, name).map_or_else(na, |s| quantity(name, s.median)),
         ["r", ours, theirs] => ratio(runs, ours, theirs).map_or_else(na, |s| {
