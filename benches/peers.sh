@@ -22,6 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
+invocation="benches/peers.sh${*:+ $*}"
 
 quick=0; sizes=10,100,1000; rounds=""; results=""; report=""
 usage="usage: benches/peers.sh [--quick] [--sizes N,…] [--rounds K] [--results DIR] [--report FILE]"
@@ -165,6 +166,6 @@ done
 
 if [[ -n $report ]]; then
     "$release/tooltable-bench" report --results "$results" --machine /dev/null \
-        --command "benches/peers.sh" --out "$report" --section peers
+        --command "$invocation" --out "$report" --section peers
     echo "== rewrote the peers section of $report"
 fi
