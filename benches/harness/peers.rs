@@ -26,6 +26,7 @@
 //! [`schema`]), and the same structured answer to the same call.
 
 use crate::connect::connect;
+use crate::crates::Framework;
 use crate::crates::{REGULAR_ARGUMENTS, REGULAR_TOOL, TRIVIAL_ARGUMENTS, TRIVIAL_TOOL};
 use crate::measure::{Batch, Settings, batch, batch_on, compare, median};
 use crate::results::Results;
@@ -39,29 +40,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tooltable::serve::McpServer;
 use tooltable::{Caller, Registry, Tier};
-
-/// A framework a twin is written on (rmcp has twins of its own, and is
-/// measured through them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Framework {
-    /// tower-mcp, tower-native.
-    TowerMcp,
-    /// turbomcp.
-    TurboMcp,
-    /// pmcp.
-    Pmcp,
-}
-
-impl Framework {
-    /// The word in metric names and on `harness serve`'s command line.
-    pub fn word(self) -> &'static str {
-        match self {
-            Framework::TowerMcp => "tower-mcp",
-            Framework::TurboMcp => "turbomcp",
-            Framework::Pmcp => "pmcp",
-        }
-    }
-}
 
 /// What the harness needs of a twin: `crates.rs` implements it for each
 /// twin's `Peer` by calling the twin's own items of the same names.

@@ -26,7 +26,8 @@
 //! Over HTTP the process binds 127.0.0.1 on a port the system chooses and
 //! prints `ADDRESS` on a line of stdout before serving.
 
-use crate::peers::{Framework, PeerServer, VisitPeers};
+use crate::crates::Framework;
+use crate::peers::{PeerServer, VisitPeers};
 use crate::suite::{Crates, Visit};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -52,14 +53,11 @@ pub enum Side {
 
 impl Side {
     /// Every side.
-    pub const ALL: [Side; 6] = [
-        Side::Tooltable,
-        Side::Rmcp,
-        Side::Write,
-        Side::Peer(Framework::TowerMcp),
-        Side::Peer(Framework::TurboMcp),
-        Side::Peer(Framework::Pmcp),
-    ];
+    pub fn all() -> impl Iterator<Item = Side> {
+        [Side::Tooltable, Side::Rmcp, Side::Write]
+            .into_iter()
+            .chain(Framework::ALL.map(Side::Peer))
+    }
 
     /// The word on the command line and in metric names.
     pub fn word(self) -> &'static str {
@@ -161,8 +159,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--side" => {
                 let word = value()?;
                 side = Some(
-                    Side::ALL
-                        .into_iter()
+                    Side::all()
                         .find(|s| s.word() == word)
                         .ok_or_else(|| format!("there is no side `{word}`"))?,
                 );

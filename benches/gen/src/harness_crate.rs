@@ -141,7 +141,7 @@ fn crates(harness: Harness, sizes: &[usize], crates_dir: &Path) -> String {
     let mut out = format!(
         r##"//! The generated crates, by size (written by tooltable-bench; do not edit).
 
-use crate::peers::{{Framework, VisitPeers}};
+use crate::peers::VisitPeers;
 use crate::suite::{{Crates, Visit}};
 
 /// The tool whose handler does almost nothing.
@@ -185,6 +185,31 @@ pub fn each(visit: &mut impl Visit) {{
             dir = dir.display().to_string(),
         );
     }
+    out.push_str(
+        "}\n\n/// A framework a twin is written on (rmcp has twins of its own, and is\n/// measured through them).\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub enum Framework {\n",
+    );
+    for framework in Framework::ALL {
+        let _ = writeln!(out, "    {},", framework.variant());
+    }
+    let _ = write!(
+        out,
+        "}}\n\nimpl Framework {{\n    /// Every framework a twin is written on.\n    pub const ALL: [Framework; {}] = [{}];\n\n    /// The word in metric names and on `harness serve`'s command line.\n    pub fn word(self) -> &'static str {{\n        match self {{\n",
+        Framework::ALL.len(),
+        Framework::ALL
+            .iter()
+            .map(|f| format!("Framework::{}", f.variant()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for framework in Framework::ALL {
+        let _ = writeln!(
+            out,
+            "            Framework::{} => {:?},",
+            framework.variant(),
+            framework.word()
+        );
+    }
+    out.push_str("        }\n    }\n");
     let frameworks = harness.frameworks();
     let _ = write!(
         out,

@@ -34,18 +34,12 @@ pub fn files(server: Server, variant: Variant) -> Vec<(String, String)> {
     let name = package(variant, server.tools);
     let mut files = vec![(
         "Cargo.toml".to_owned(),
-        format!(
-            r#"[package]
-name = "{name}"
-version = "0.1.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-rmcp = {{ version = "3.11", default-features = false, features = ["server", "macros"] }}
-schemars = {{ version = "1", default-features = false, features = ["derive", "std"] }}
-serde = {{ version = "1", features = ["derive"] }}
-"#
+        spec::manifest(
+            &name,
+            r#"rmcp = { version = "3.11", default-features = false, features = ["server", "macros"] }
+schemars = { version = "1", default-features = false, features = ["derive", "std"] }
+serde = { version = "1", features = ["derive"] }
+"#,
         ),
     )];
     let mut lib = format!(
@@ -56,9 +50,7 @@ serde = {{ version = "1", features = ["derive"] }}
             Variant::Rebuild => "rebuilt per request",
         }
     );
-    for m in 0..server.modules() {
-        let _ = writeln!(lib, "pub mod {};", Server::module_name(m));
-    }
+    lib.push_str(&spec::module_declarations(server));
     let routers = (0..server.modules())
         .map(|m| format!("Self::{}_router()", Server::module_name(m)))
         .collect::<Vec<_>>()

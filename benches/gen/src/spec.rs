@@ -234,6 +234,21 @@ pub fn schemars_types(server: Server, m: usize) -> String {
     out
 }
 
+/// The Cargo.toml of a generated crate: its package and `dependencies`
+/// (whole lines, each ending in a newline).
+pub fn manifest(name: &str, dependencies: &str) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{dependencies}"
+    )
+}
+
+/// The `pub mod group_XXX;` line of every module, for a crate's lib.rs.
+pub fn module_declarations(server: Server) -> String {
+    (0..server.modules())
+        .map(|m| format!("pub mod {};\n", Server::module_name(m)))
+        .collect()
+}
+
 /// Every module file of a crate, `src/group_XXX.rs`, its text from `module`.
 pub fn module_files(server: Server, module: impl Fn(usize) -> String) -> Vec<(String, String)> {
     (0..server.modules())

@@ -40,7 +40,18 @@ impl Framework {
         }
     }
 
-    /// The variant's name, as the harness's own `Framework` spells it.
+    /// The word in metric names, on `harness serve`'s command line and in
+    /// the report's columns.
+    pub fn word(self) -> &'static str {
+        match self {
+            Framework::TowerMcp => "tower-mcp",
+            Framework::TurboMcp => "turbomcp",
+            Framework::Pmcp => "pmcp",
+        }
+    }
+
+    /// The variant's name in the harness's `Framework`, which `crates.rs`
+    /// declares from this one.
     pub fn variant(self) -> &'static str {
         match self {
             Framework::TowerMcp => "TowerMcp",

@@ -7,11 +7,16 @@
 //! a row are measured in turn in the same run) and spread over the rounds.
 
 use super::{Run, Spread, number, quantity, spread};
+use crate::peers::Framework;
 use std::fmt::Write as _;
 
-/// The sides of the table, in its column order: tooltable first, then its
-/// peers.
-const PEERS: [&str; 4] = ["rmcp", "tower-mcp", "turbomcp", "pmcp"];
+/// tooltable's peers, in the table's column order: rmcp, then every
+/// framework a twin is written on.
+fn peers() -> Vec<&'static str> {
+    std::iter::once("rmcp")
+        .chain(Framework::ALL.map(Framework::word))
+        .collect()
+}
 
 /// One row kind: a label, the metric with `{n}` for the size and `{side}`
 /// for the framework, and the most tooltable's ratio to the best peer may
@@ -97,12 +102,12 @@ const SIZES: [usize; 3] = [10, 100, 1000];
 
 /// tooltable's figure over the best peer's, within each round: the rounds
 /// that measured tooltable and at least one peer.
-fn to_best(runs: &[Run], name: &dyn Fn(&str) -> String) -> Option<Spread> {
+fn to_best(runs: &[Run], peers: &[&str], name: &dyn Fn(&str) -> String) -> Option<Spread> {
     spread(
         runs.iter()
             .filter_map(|run| {
                 let ours = run.get(&name("tooltable"))?;
-                let best = PEERS
+                let best = peers
                     .iter()
                     .filter_map(|side| run.get(&name(side)).copied())
                     .min_by(f64::total_cmp)?;
@@ -114,12 +119,13 @@ fn to_best(runs: &[Run], name: &dyn Fn(&str) -> String) -> Option<Spread> {
 
 /// The table, with a row per measure and size that was measured.
 pub fn table(runs: &[Run]) -> String {
+    let peers = peers();
     let mut out = String::from("| measure | N | tooltable |");
-    for side in PEERS {
+    for side in &peers {
         let _ = write!(out, " {side} |");
     }
     out.push_str(" tooltable / best peer (median, min–max) | target |\n|---|---:|---:|");
-    out.push_str(&"---:|".repeat(PEERS.len()));
+    out.push_str(&"---:|".repeat(peers.len()));
     out.push_str("---:|---|\n");
     for row in ROWS {
         for n in SIZES {
@@ -128,7 +134,7 @@ pub fn table(runs: &[Run]) -> String {
                     .replace("{n}", &n.to_string())
                     .replace("{side}", side)
             };
-            let Some(r) = to_best(runs, &name) else {
+            let Some(r) = to_best(runs, &peers, &name) else {
                 continue;
             };
             let cell = |side: &str| {
@@ -137,7 +143,7 @@ pub fn table(runs: &[Run]) -> String {
                     .map_or_else(|| "n/a".to_owned(), |s| quantity(&metric, s.median))
             };
             let _ = write!(out, "| {} | {n} | {} |", row.label, cell("tooltable"));
-            for side in PEERS {
+            for side in &peers {
                 let _ = write!(out, " {} |", cell(side));
             }
             let target = row.bound.map_or_else(String::new, |bound| {
