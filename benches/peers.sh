@@ -16,8 +16,8 @@
 # --quick: N = 10, one short round, no builds; what .ci/run runs (through
 # `benches/run.sh --quick`), so that a twin that no longer builds or no
 # longer answers as tooltable does fails CI. The measurements are appended
-# to DIR/runR.tsv (default target/bench-crates/results/peers, emptied
-# first); --report FILE then rewrites the peers section of FILE
+# to DIR/runR.tsv (default target/bench-crates/results/peers, or
+# peers-quick with --quick, emptied first); --report FILE then rewrites the peers section of FILE
 # (docs/benchmarks.md) from DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +48,8 @@ unset CARGO_INCREMENTAL
 export TOOLTABLE_WRITE=always
 release=$CARGO_TARGET_DIR/release
 if [[ -z $results ]]; then
-    results=$bench/results/peers
+    # A quick round never empties the last full run's measurements.
+    results=$bench/results/peers; [[ $quick == 1 ]] && results=$bench/results/peers-quick
     rm -rf "$results"
 fi
 mkdir -p "$results"
