@@ -17,8 +17,8 @@
 # `benches/run.sh --quick`), so that a twin that no longer builds or no
 # longer answers as tooltable does fails CI. The measurements are appended
 # to DIR/runR.tsv (default target/bench-crates/results/peers, or
-# peers-quick with --quick, emptied first); --report FILE then rewrites the peers section of FILE
-# (docs/benchmarks.md) from DIR.
+# peers-quick with --quick, emptied first); --report FILE then rewrites the
+# peers section of FILE (docs/benchmarks.md) from DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
