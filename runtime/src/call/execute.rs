@@ -36,7 +36,6 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 
 /// How a future polled until it finished or asked a question ended.
@@ -110,16 +109,11 @@ impl<'a, C> HandlerContext<'a, C> {
     }
 }
 
-/// Synchronous handlers of served calls running in place, on a worker of
-/// the runtime, in this process.
-static IN_PLACE: AtomicUsize = AtomicUsize::new(0);
-
 /// Runs `handler` where blocking does not stall the runtime: in place, on
-/// the worker that polls the call, while fewer handlers run so than the
-/// runtime has workers less one (the others go on serving everything
-/// else, and one is woken for what a handler running long holds up);
-/// otherwise on tokio's blocking pool. If the pool no longer takes
-/// work (the runtime is shutting down), that is the call's failure.
+/// the worker that polls the call, while another worker is spare
+/// ([`in_place::Worker`]); otherwise on tokio's blocking pool. If the pool
+/// no longer takes work (the runtime is shutting down), that is the call's
+/// failure.
 #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 fn where_blocking_is_allowed<'p, C: Send + Sync + 'static>(
     context: Arc<C>,
@@ -128,20 +122,9 @@ fn where_blocking_is_allowed<'p, C: Send + Sync + 'static>(
     call: Call,
     place: Option<&'p dyn Place>,
 ) -> BoxFuture<'p, std::thread::Result<Outcome>> {
-    use tokio::runtime::{Handle, RuntimeFlavor};
     Box::pin(async move {
-        let runtime = Handle::try_current()
-            .ok()
-            .filter(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread);
-        if let Some(runtime) = &runtime {
-            let spare = runtime.metrics().num_workers().saturating_sub(1);
-            if IN_PLACE.fetch_add(1, Ordering::AcqRel) < spare {
-                let outcome =
-                    in_place::run(runtime, || run_sync(handler, &context, arguments, &call));
-                IN_PLACE.fetch_sub(1, Ordering::AcqRel);
-                return outcome;
-            }
-            IN_PLACE.fetch_sub(1, Ordering::AcqRel);
+        if let Some(worker) = in_place::Worker::spare() {
+            return worker.run(|| run_sync(handler, &context, arguments, &call));
         }
         let kept = place.map(Place::keep);
         tokio::task::spawn_blocking(move || {
@@ -300,8 +283,10 @@ pub(crate) fn at_once<'h, C>(info: &ToolInfo<'_>, invoke: &Invoke<'h, C>) -> Opt
 
 /// [`execute`] for a call that [`at_once`] accepted, as a plain function:
 /// the same steps (arguments, handler, shaping) without a confirmation to
-/// take out or a person to ask. Most served calls are these, and a future
-/// around them would be moved and polled for nothing.
+/// take out or a person to ask. The handler runs on the calling thread: the
+/// program's own call lends it (`worker` is `None`), a served call runs it
+/// in place on the `worker` it took. Most served calls are these, and a
+/// future around them would be moved and polled for nothing.
 pub(crate) fn execute_at_once<C>(
     info: &ToolInfo<'_>,
     run: AtOnce<'_, C>,
@@ -309,13 +294,17 @@ pub(crate) fn execute_at_once<C>(
     context: &C,
     arguments: Arguments,
     call: &Call,
+    worker: Option<in_place::Worker>,
 ) -> Result<Reply, CallError> {
     if let Some(validator) = run.validator
         && let Some(refusal) = refuse_arguments(info.name, validator, &arguments)
     {
         return Ok(Reply::Complete(refusal));
     }
-    let outcome = run_sync(run.handler, context, arguments, call);
+    let outcome = match worker {
+        Some(worker) => worker.run(|| run_sync(run.handler, context, arguments, call)),
+        None => run_sync(run.handler, context, arguments, call),
+    };
     finish(info, outcome, None, wrap_output, call.era())
 }
 

@@ -9,20 +9,24 @@
 //! the worker's queue and its turn at the sockets to another thread before
 //! every handler (tokio's `block_in_place`) costs a thread woken per call,
 //! several times what a quick handler costs. So a handler runs in place as
-//! it is, marked as running ([`run`]), and a watchdog thread looks at the
-//! marks: a handler it finds running for a [`TICK`] or longer gets a task
-//! spawned on its runtime, which wakes a sleeping worker; that worker takes
-//! the blocked worker's queued tasks and its turn at the sockets and
-//! timers, and everything else goes on. The watchdog looks again a tick
-//! after a look that found a handler running, and waits twice as long as
-//! the time before after one that found none, up to [`LONGEST_WAIT`]: each
-//! look is a thread woken (17 µs of CPU on the machine of
-//! docs/benchmarks.md), and a server of quick handlers, whose handlers are
-//! rarely running at the instant it looks, is looked at a few hundred
-//! times a second instead of a thousand. A handler that blocks holds up
-//! what its worker holds for [`LONGEST_WAIT`] at most. A quick handler pays
-//! an uncontended lock on either side (its runtime's handle, put in its
-//! thread's mark and taken out again), two atomic stores and a clock read.
+//! it is, on a [`Worker`] taken while another stays free, marked as running,
+//! and a watchdog thread looks at the marks: a handler it finds running at
+//! two looks in a row (a [`TICK`] apart at least) gets a task spawned on
+//! its runtime, which wakes a sleeping worker; that worker takes the
+//! blocked worker's queued tasks and its turn at the sockets and timers,
+//! and everything else goes on. The watchdog looks again a tick after a
+//! look that found a handler running, and waits twice as long as the time
+//! before after one that found none, up to [`LONGEST_WAIT`]: each look is
+//! a thread woken (17 µs of CPU on the machine of docs/benchmarks.md), and
+//! a server of quick handlers, whose handlers are rarely running at the
+//! instant it looks, is looked at a few hundred times a second instead of
+//! a thousand. A handler that blocks holds up what its worker holds for
+//! [`LONGEST_WAIT`] and a tick at most. A quick handler pays two stores to
+//! its thread's mark (the first one sequentially consistent) and a look at
+//! whether the watchdog sleeps: the mark is a count of the handlers its
+//! thread started and ended, which the watchdog compares between looks, so
+//! no clock is read, and the runtime's handle is put in the mark only when
+//! its thread runs a handler for another runtime than the last one.
 //!
 //! What this cannot hand off is the one task a worker keeps to run next
 //! (tokio's "LIFO slot"): a task the call itself woke before its handler
@@ -32,88 +36,149 @@
 //! The watchdog sleeps when no handler has run in place for a while, and
 //! the next one wakes it.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
-use std::time::{Duration, Instant};
-use tokio::runtime::Handle;
+use std::time::Duration;
+use tokio::runtime::{Handle, Id, RuntimeFlavor};
 
-/// How long a handler runs before what it holds up is handed off, and how
-/// soon the watchdog looks again after a look that found one running.
+/// The least time a handler runs before what it holds up is handed off,
+/// and how soon the watchdog looks again after a look that found one
+/// running.
 pub(crate) const TICK: Duration = Duration::from_millis(1);
 
-/// The longest the watchdog waits between looks, and so the longest a
-/// handler that blocks holds up what its worker holds.
+/// The longest the watchdog waits between looks.
 const LONGEST_WAIT: Duration = Duration::from_millis(4);
 
 /// How long the watchdog looks without finding a handler running before
 /// it sleeps until the next one starts.
 const UNTIL_ASLEEP: Duration = Duration::from_millis(200);
 
-/// Runs `handler` in place on this thread, a worker of `runtime`: if the
-/// watchdog finds it running a [`TICK`] or longer, a sleeping worker of
-/// `runtime` is woken to take over what this one holds up.
-pub(crate) fn run<R>(runtime: &Handle, handler: impl FnOnce() -> R) -> R {
-    let slot = Slot::of_this_thread();
-    slot.enter(runtime);
-    // Left even if the handler panics, so the watchdog does not keep
-    // waking workers for a handler that is gone, nor keeps its runtime.
-    struct Leave<'s>(&'s Slot);
-    impl Drop for Leave<'_> {
-        fn drop(&mut self) {
-            self.0.since.store(IDLE, Ordering::SeqCst);
-            self.0.runtime().take();
-        }
-    }
-    let _leave = Leave(&slot);
-    handler()
+/// Synchronous handlers running in place, on workers of a runtime, in this
+/// process.
+static IN_PLACE: AtomicUsize = AtomicUsize::new(0);
+
+/// A worker of a multi-threaded runtime lent to one synchronous handler,
+/// the one polling the call: taken while fewer handlers run in place than
+/// the runtime has workers less one (the others go on serving everything
+/// else, and one is woken for what a handler running long holds up), and
+/// given back when dropped.
+pub(crate) struct Worker {
+    runtime: Handle,
 }
 
-/// `since` of a thread running no handler.
-const IDLE: u64 = 0;
+impl Worker {
+    /// This thread's runtime's worker, if it is a multi-threaded one with a
+    /// worker to spare.
+    pub(crate) fn spare() -> Option<Worker> {
+        let runtime = Handle::try_current()
+            .ok()
+            .filter(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread)?;
+        let spare = runtime.metrics().num_workers().saturating_sub(1);
+        if IN_PLACE.fetch_add(1, Ordering::AcqRel) < spare {
+            Some(Worker { runtime })
+        } else {
+            IN_PLACE.fetch_sub(1, Ordering::AcqRel);
+            None
+        }
+    }
 
-/// One thread's mark: since when it runs a handler in place, and the
-/// runtime whose workers can take over.
+    /// Runs `handler` in place on this thread: if the watchdog finds it
+    /// running a [`TICK`] or longer, a sleeping worker of the runtime is
+    /// woken to take over what this one holds up.
+    pub(crate) fn run<R>(self, handler: impl FnOnce() -> R) -> R {
+        MARK.with(|mark| {
+            let slot = mark.slot.get_or_init(Slot::watched);
+            // A handler run inside another's (a program's own call made
+            // from a handler) is covered by the outer mark.
+            if slot.running() {
+                return handler();
+            }
+            let id = self.runtime.id();
+            if mark.runtime.get() != Some(id) {
+                let last = slot.runtime().replace(self.runtime.clone());
+                mark.runtime.set(Some(id));
+                drop(last);
+            }
+            slot.enter();
+            // Left even if the handler panics, so the watchdog does not keep
+            // waking workers for a handler that is gone.
+            struct Leave<'s>(&'s Slot);
+            impl Drop for Leave<'_> {
+                fn drop(&mut self) {
+                    self.0.leave();
+                }
+            }
+            let _leave = Leave(slot);
+            handler()
+        })
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        IN_PLACE.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// One thread's mark: how many handlers it started and ended in place, and
+/// the runtime whose workers can take over.
 struct Slot {
-    /// Nanoseconds since [`Watchdog::epoch`] (plus one) when the handler
-    /// started; [`IDLE`] when none runs.
-    since: AtomicU64,
-    /// The runtime of the handler running, if one runs: a thread that only
-    /// entered a runtime (a `block_on`) may enter another later, and one
-    /// dropped is not kept alive by its mark.
+    /// Moved on when a handler starts and when it ends, so odd while one
+    /// runs; written by its own thread only.
+    count: AtomicU64,
+    /// The runtime of the last handler its thread ran in place. Only its own
+    /// thread writes it, and only when that runtime changes: a thread that
+    /// only entered a runtime (a `block_on`) may enter another later. So a
+    /// thread keeps the handle of the last runtime it ran a handler for
+    /// until it ends or runs one for another.
     runtime: Mutex<Option<Handle>>,
 }
 
+/// A thread's own view of its mark.
+struct Mark {
+    /// Made and registered with the watchdog by the first handler the
+    /// thread runs in place.
+    slot: OnceLock<Arc<Slot>>,
+    /// Which runtime's handle the slot holds.
+    runtime: Cell<Option<Id>>,
+}
+
 thread_local! {
-    static SLOT: OnceLock<Arc<Slot>> = const { OnceLock::new() };
+    static MARK: Mark = const {
+        Mark {
+            slot: OnceLock::new(),
+            runtime: Cell::new(None),
+        }
+    };
 }
 
 impl Slot {
-    /// This thread's slot, registered with the watchdog on first use.
-    fn of_this_thread() -> Arc<Slot> {
-        SLOT.with(|slot| {
-            slot.get_or_init(|| {
-                let slot = Arc::new(Slot {
-                    since: AtomicU64::new(IDLE),
-                    runtime: Mutex::new(None),
-                });
-                watchdog().watch(&slot);
-                slot
-            })
-            .clone()
-        })
+    /// A new slot, registered with the watchdog.
+    fn watched() -> Arc<Slot> {
+        let slot = Arc::new(Slot {
+            count: AtomicU64::new(0),
+            runtime: Mutex::new(None),
+        });
+        watchdog().watch(&slot);
+        slot
+    }
+
+    fn running(&self) -> bool {
+        self.count.load(Ordering::Relaxed) % 2 == 1
     }
 
     fn runtime(&self) -> std::sync::MutexGuard<'_, Option<Handle>> {
         self.runtime.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn enter(&self, runtime: &Handle) {
-        *self.runtime() = Some(runtime.clone());
-        let watchdog = watchdog();
-        self.since.store(watchdog.now(), Ordering::SeqCst);
+    fn enter(&self) {
+        let count = self.count.load(Ordering::Relaxed);
         // Sequentially consistent with the watchdog's own store before it
         // looks at the slots: either it sees this mark, or this sees it
         // asleep and wakes it.
+        self.count.store(count + 1, Ordering::SeqCst);
+        let watchdog = watchdog();
         if watchdog.asleep.load(Ordering::SeqCst)
             && watchdog.asleep.swap(false, Ordering::SeqCst)
             && let Some(thread) = watchdog.thread.get()
@@ -121,12 +186,22 @@ impl Slot {
             thread.unpark();
         }
     }
+
+    fn leave(&self) {
+        let count = self.count.load(Ordering::Relaxed);
+        self.count.store(count + 1, Ordering::Release);
+    }
+}
+
+/// A slot as the watchdog follows it: the count it saw at its last look.
+struct Watched {
+    slot: Weak<Slot>,
+    seen: u64,
 }
 
 /// The one thread that looks at every slot.
 struct Watchdog {
-    epoch: Instant,
-    slots: Mutex<Vec<Weak<Slot>>>,
+    slots: Mutex<Vec<Watched>>,
     asleep: AtomicBool,
     thread: OnceLock<std::thread::Thread>,
 }
@@ -134,7 +209,6 @@ struct Watchdog {
 fn watchdog() -> &'static Watchdog {
     static WATCHDOG: OnceLock<Watchdog> = OnceLock::new();
     WATCHDOG.get_or_init(|| Watchdog {
-        epoch: Instant::now(),
         slots: Mutex::new(Vec::new()),
         asleep: AtomicBool::new(true),
         thread: OnceLock::new(),
@@ -142,20 +216,16 @@ fn watchdog() -> &'static Watchdog {
 }
 
 impl Watchdog {
-    /// Now, as a slot's `since`: never [`IDLE`].
-    fn now(&self) -> u64 {
-        u64::try_from(self.epoch.elapsed().as_nanos())
-            .unwrap_or(u64::MAX)
-            .saturating_add(1)
-    }
-
-    fn slots(&self) -> std::sync::MutexGuard<'_, Vec<Weak<Slot>>> {
+    fn slots(&self) -> std::sync::MutexGuard<'_, Vec<Watched>> {
         self.slots.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Adds `slot`, starting the watchdog's thread with the first one.
     fn watch(&'static self, slot: &Arc<Slot>) {
-        self.slots().push(Arc::downgrade(slot));
+        self.slots().push(Watched {
+            slot: Arc::downgrade(slot),
+            seen: 0,
+        });
         self.thread.get_or_init(|| {
             // Without the thread nothing is handed off: handlers still run,
             // as they would on a runtime without this module.
@@ -171,7 +241,6 @@ impl Watchdog {
     }
 
     fn watch_forever(&self) {
-        let tick = u64::try_from(TICK.as_nanos()).unwrap_or(u64::MAX);
         let mut wait = TICK;
         let mut unseen = Duration::ZERO;
         loop {
@@ -181,7 +250,7 @@ impl Watchdog {
                 continue;
             }
             std::thread::sleep(wait);
-            if self.look(tick) {
+            if self.look() {
                 wait = TICK;
                 unseen = Duration::ZERO;
                 continue;
@@ -192,7 +261,7 @@ impl Watchdog {
                 self.asleep.store(true, Ordering::SeqCst);
                 // A handler that entered before the store above was seen
                 // by `look` or is seen now.
-                if self.look(tick) {
+                if self.look() {
                     self.asleep.store(false, Ordering::SeqCst);
                     wait = TICK;
                 }
@@ -201,19 +270,18 @@ impl Watchdog {
         }
     }
 
-    /// Wakes a worker for every handler running for a tick or longer;
-    /// whether any handler runs in place.
-    fn look(&self, tick: u64) -> bool {
-        let now = self.now();
+    /// Wakes a worker for every handler that was running at the last look
+    /// and still is; whether any handler runs in place.
+    fn look(&self) -> bool {
         let mut running = false;
-        self.slots().retain(|slot| {
-            let Some(slot) = slot.upgrade() else {
+        self.slots().retain_mut(|watched| {
+            let Some(slot) = watched.slot.upgrade() else {
                 return false;
             };
-            let since = slot.since.load(Ordering::SeqCst);
-            if since != IDLE {
+            let count = slot.count.load(Ordering::SeqCst);
+            if count % 2 == 1 {
                 running = true;
-                if now.saturating_sub(since) >= tick {
+                if count == watched.seen {
                     // A task from outside the runtime wakes a sleeping
                     // worker, which then polls the sockets and timers.
                     if let Some(runtime) = &*slot.runtime() {
@@ -221,6 +289,7 @@ impl Watchdog {
                     }
                 }
             }
+            watched.seen = count;
             true
         });
         running
@@ -259,9 +328,13 @@ mod tests {
         runtime.spawn(async move {
             let mut byte = [0u8; 1];
             if request.read_exact(&mut byte).await.is_ok() {
-                run(&Handle::current(), || {
-                    blocked.recv_timeout(Duration::from_secs(10)).ok()
-                });
+                let handler = || blocked.recv_timeout(Duration::from_secs(10)).ok();
+                // Without a worker to spare the handler blocks unwatched,
+                // and the test fails.
+                match Worker::spare() {
+                    Some(worker) => worker.run(handler),
+                    None => handler(),
+                };
             }
         });
         let (read, got) = mpsc::channel();

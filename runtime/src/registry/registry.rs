@@ -13,6 +13,7 @@ use crate::call::execute::HandlerContext;
 use crate::call::handle::Call;
 use crate::call::handler::{Arguments, BoxFuture, DynHandler, Invoke, Outcome};
 use crate::call::identity::Permissions;
+use crate::call::in_place;
 use crate::call::result::{CallError, CallToolResult, Reply};
 use crate::registry::flags::{FlagError, FlagStore};
 use crate::registry::pins::{self, Pins, SnapshotError};
@@ -713,20 +714,31 @@ impl<C: 'static> Registry<C> {
                 Err(error) => return Dispatched::Done(Err(error)),
             }
         };
-        // The program's own call of a synchronous handler that asks nobody
-        // runs here and now; a served one goes to the blocking pool.
+        // A synchronous handler that asks nobody runs here and now: the
+        // program's own call on its thread, a served one in place on its
+        // worker while another is spare. A served one past that waits for
+        // the blocking pool.
         if let Entry::Static(tool) = entry
-            && let HandlerContext::Lent(context) = context
             && let Some(run) = crate::call::execute::at_once(tool.info(), &tool.invoke())
         {
-            return Dispatched::Done(crate::call::execute::execute_at_once(
-                tool.info(),
-                run,
-                tool.wraps_output(),
-                context,
-                arguments,
-                &call,
-            ));
+            let (context, worker) = match &context {
+                HandlerContext::Lent(context) => (Some(*context), None),
+                HandlerContext::Served(context, ..) => match in_place::Worker::spare() {
+                    Some(worker) => (Some(context.as_ref()), Some(worker)),
+                    None => (None, None),
+                },
+            };
+            if let Some(context) = context {
+                return Dispatched::Done(crate::call::execute::execute_at_once(
+                    tool.info(),
+                    run,
+                    tool.wraps_output(),
+                    context,
+                    arguments,
+                    &call,
+                    worker,
+                ));
+            }
         }
         let consent = &self.inner.consent;
         Dispatched::Running(async move {
