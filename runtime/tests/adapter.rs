@@ -114,3 +114,58 @@ async fn the_caller_function_decides_what_each_request_may_call() {
         client.cancel().await.unwrap();
     }
 }
+
+/// On a multi-threaded runtime a served synchronous handler runs at once,
+/// in place on the worker polling its call; on a runtime of one thread it
+/// runs on the blocking pool, through the call's future. The answers are
+/// the same: results, a broken constraint, a handler's own error, a panic.
+#[test]
+fn a_synchronous_handler_answers_alike_in_place_and_on_the_blocking_pool() {
+    let calls = [
+        json!({"name": "items_create", "arguments": {"name": "lamp"}}),
+        json!({"name": "items_get", "arguments": {"id": 1}}),
+        json!({"name": "items_label", "arguments": {"copies": 11, "text": "lamp", "code": "LMP001", "notify": "a@b.example", "shelves": [1, 2]}}),
+        json!({"name": "items_get", "arguments": {"id": 999}}),
+        json!({"name": "items_fault", "arguments": {"kind": "panic"}}),
+        json!({"name": "items_list", "arguments": {}}),
+    ];
+    let answers = |runtime: tokio::runtime::Runtime| {
+        runtime.block_on(async {
+            let mut answers = Vec::new();
+            for (_, lifecycle) in eras() {
+                let open = Registry::builder(&TOOLS)
+                    .max_tier(Tier::Destructive)
+                    .build();
+                let client = connect(Server::new(open, Shelf::new()), lifecycle).await;
+                for call in &calls {
+                    let params: CallToolRequestParams =
+                        serde_json::from_value(call.clone()).unwrap();
+                    let result = client.call_tool(params).await.unwrap();
+                    answers.push(serde_json::to_value(result).unwrap());
+                }
+                client.cancel().await.unwrap();
+            }
+            answers
+        })
+    };
+    let one_thread = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let workers = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (on_the_pool, in_place) = (answers(one_thread), answers(workers));
+    assert_eq!(in_place, on_the_pool);
+    assert_eq!(
+        in_place[2]["isError"], true,
+        "copies over the maximum are refused: {}",
+        in_place[2]
+    );
+    assert_eq!(
+        in_place[4]["content"][0]["text"],
+        "Tool execution failed; consult the server log."
+    );
+}
