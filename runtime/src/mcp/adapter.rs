@@ -977,8 +977,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                     discovery.search(&self.registry, &caller, request.arguments.as_ref());
                 if self.reveals(discovery, &context) {
                     // Boxed: revealing is the largest step of any call, and
-                    // every call's future would carry it (two fifths of its
-                    // size) and be copied with it.
+                    // every call's future would carry it (nearly a third of
+                    // its size) and be copied with it.
                     Box::pin(self.reveal(found, &context.peer)).await;
                 }
                 return Ok(to_rmcp_result(answer).into());

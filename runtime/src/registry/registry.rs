@@ -721,14 +721,13 @@ impl<C: 'static> Registry<C> {
         if let Entry::Static(tool) = entry
             && let Some(run) = crate::call::execute::at_once(tool.info(), &tool.invoke())
         {
-            let (context, worker) = match &context {
-                HandlerContext::Lent(context) => (Some(*context), None),
-                HandlerContext::Served(context, ..) => match in_place::Worker::spare() {
-                    Some(worker) => (Some(context.as_ref()), Some(worker)),
-                    None => (None, None),
-                },
+            let here = match &context {
+                HandlerContext::Lent(context) => Some((*context, None)),
+                HandlerContext::Served(context, ..) => {
+                    in_place::Worker::spare().map(|worker| (context.as_ref(), Some(worker)))
+                }
             };
-            if let Some(context) = context {
+            if let Some((context, worker)) = here {
                 return Dispatched::Done(crate::call::execute::execute_at_once(
                     tool.info(),
                     run,
