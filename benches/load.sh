@@ -134,7 +134,7 @@ for side in "${sides[@]}"; do
 done
 
 # The wrk script: a fixed POST (or calls and listings in turn, for the
-# soak), errors counted per thread, and the figures printed by `done`.
+# soak); benches/wrk/figures.lua counts the errors and prints the figures.
 lua() {
     local kind=$1 name="" method=tools/call
     case $kind in
@@ -180,25 +180,7 @@ EOF
     else
         echo 'function init(args) rpc_errors = 0 end'
     fi
-    cat <<'EOF'
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function response(status, headers, body)
-    if body:find('"error":{', 1, true) or body:find('"isError":true', 1, true) then
-        rpc_errors = rpc_errors + 1
-    end
-end
-function done(summary, latency, requests)
-    local rpc = 0
-    for _, thread in ipairs(threads) do rpc = rpc + (thread:get("rpc_errors") or 0) end
-    local e = summary.errors
-    io.write(string.format("rps\t%.1f\n", summary.requests / (summary.duration / 1e6)))
-    io.write(string.format("p50\t%.0f\n", latency:percentile(50) * 1000))
-    io.write(string.format("p99\t%.0f\n", latency:percentile(99) * 1000))
-    io.write(string.format("errors\t%d\n", e.connect + e.read + e.write + e.timeout + e.status + rpc))
-    io.write(string.format("requests\t%d\n", summary.requests))
-end
-EOF
+    echo "dofile(\"$repo/benches/wrk/figures.lua\")"
 }
 for kind in call stats list soak; do lua "$kind" > "$scratch/$kind.lua"; done
 

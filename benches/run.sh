@@ -165,14 +165,7 @@ else
 fi
 
 echo "== machine"
-{
-    echo "nproc: $(nproc)"
-    lscpu | grep -E '^(Model name|Architecture|CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket|L2 cache|L3 cache):' || true
-    free -g | awk '/^Mem:/ { print "Memory: " $2 " GiB" }'
-    echo "rustc: $(rustc --version)"
-    echo "cargo: $(cargo --version)"
-    echo "rmcp: 3.11.0, tooltable: $(git describe --always --dirty 2>/dev/null || echo unknown)"
-} > "$results/machine.txt"
+benches/machine.sh > "$results/machine.txt"
 cat "$results/machine.txt"
 
 if [[ $mode == full ]]; then
