@@ -3,7 +3,8 @@
 # tooltable, rmcp, tower-mcp, turbomcp and pmcp (benches/gen writes a twin
 # per framework beside the rmcp ones), measured side by side in one run.
 #
-#   benches/peers.sh [--quick] [--sizes N,…] [--rounds K] [--results DIR] [--report FILE]
+#   benches/peers.sh [--quick] [--sizes N,…] [--rounds K] [--load SECONDS] [--soak SECONDS]
+#                    [--results DIR] [--report FILE]
 #
 # Each round runs harness_peers (benches/harness, linked with every twin):
 # `tools/list` and `tools/call` in process, start-up with the first
@@ -11,9 +12,20 @@
 # Outside --quick, each round then times, per side, a debug build after
 # editing one handler body of the N = 10 crate, and the first round a cold
 # build of that crate as a stdio server from an empty target directory
-# (crates counted).
+# (crates counted), and loads each side's N = 10 server over HTTP with wrk
+# (the trivial call at 1, 16 and 64 connections; requests per second, p99
+# and errors, where an error is a failed or non-2xx request or an answer
+# that is not a successful result; tooltable's server is also asked the
+# call statelessly, at revision 2026-07-28, which its own shortcut
+# answers without rmcp's session) and, in the first round, soaks every
+# server at once (16 connections each, calls and listings in turn),
+# reading its resident memory (VmRSS) before the load and after the soak,
+# and its threads after. wrk (Debian package) is installed if it is
+# missing.
 #
-# --quick: N = 10, one short round, no builds; what .ci/run runs (through
+# --load: seconds per level of the load (default 5); --soak: the soak's
+# length (default 60; 0 leaves it out).
+# --quick: N = 10, one short round, no builds and no load; what .ci/run runs (through
 # `benches/run.sh --quick`), so that a twin that no longer builds or no
 # longer answers as tooltable does fails CI. The measurements are appended
 # to DIR/runR.tsv (default target/bench-crates/results/peers, or
@@ -24,13 +36,15 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 invocation="benches/peers.sh${*:+ $*}"
 
-quick=0; sizes=10,100,1000; rounds=""; results=""; report=""
-usage="usage: benches/peers.sh [--quick] [--sizes N,…] [--rounds K] [--results DIR] [--report FILE]"
+quick=0; sizes=10,100,1000; rounds=""; results=""; report=""; load_seconds=5; soak=60
+usage="usage: benches/peers.sh [--quick] [--sizes N,…] [--rounds K] [--load SECONDS] [--soak SECONDS] [--results DIR] [--report FILE]"
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1; shift ;;
         --sizes) sizes=$2; shift 2 ;;
         --rounds) rounds=$2; shift 2 ;;
+        --load) load_seconds=$2; shift 2 ;;
+        --soak) soak=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
         --report) report=$2; shift 2 ;;
         *) echo "$usage" >&2; exit 2 ;;
@@ -137,6 +151,167 @@ incremental() {
     record "peers-build-incremental/10/$side" $(( end - start ))
 }
 
+# The load over HTTP, outside --quick: each side's N = 10 server
+# (`harness_peers serve`), in one `initialize` session each, driven by wrk.
+scratch=$(mktemp -d)
+servers=(); holders=()
+stop_servers() {
+    local fd
+    for server in "${servers[@]}"; do kill "$server" 2>/dev/null || true; done
+    for server in "${servers[@]}"; do wait "$server" 2>/dev/null || true; done
+    for fd in "${holders[@]}"; do exec {fd}>&-; done
+    servers=(); holders=()
+}
+trap 'stop_servers; rm -rf "$scratch"' EXIT
+if [[ $quick == 0 ]] && ! command -v wrk >/dev/null; then
+    echo "== installing wrk (Debian package)"
+    if [[ $(id -u) == 0 ]]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null \
+        || { echo "benches/peers.sh: cannot install the Debian package wrk" >&2; exit 1; }
+fi
+
+declare -A url pid session errors
+json=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream')
+initialize='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tooltable-bench","version":"0"}}}'
+call_body='{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"tool_0000","arguments":{"text":"hello"}}}'
+list_body='{"jsonrpc":"2.0","id":%s,"method":"tools/list"}'
+# tooltable's own server asked the same call statelessly (revision
+# 2026-07-28, no session), which its shortcut answers without rmcp's
+# service: the pseudo-side `tooltable-stateless`, shown in the prose only.
+meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"tooltable-bench","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}'
+stateless_body='{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"tool_0000","arguments":{"text":"hello"},'$meta'}}'
+
+# Starts a side's server over HTTP, its standard input a pipe this script
+# holds (the server leaves when it closes), and opens a session on it:
+# `initialize` at revision 2025-11-25, then `notifications/initialized`.
+start_server() {
+    local side=$1 fifo=$scratch/$1.in holder headers status
+    rm -f "$fifo"; mkfifo "$fifo"
+    "$release/harness_peers" serve --side "$side" --n 10 --transport http \
+        < "$fifo" > "$scratch/$side.address" 2> "$scratch/$side.log" &
+    pid[$side]=$!; servers+=($!)
+    exec {holder}> "$fifo"; holders+=("$holder")
+    for _ in $(seq 100); do
+        [[ -s $scratch/$side.address ]] && break
+        kill -0 "${pid[$side]}" 2>/dev/null || { cat "$scratch/$side.log" >&2; echo "benches/peers.sh: the $side server stopped" >&2; exit 1; }
+        sleep 0.1
+    done
+    url[$side]=http://$(head -n 1 "$scratch/$side.address")/mcp
+    headers=$(curl -sS --max-time 10 -D - -o "$scratch/$side.reply" "${url[$side]}" "${json[@]}" --data "$initialize") \
+        || { echo "benches/peers.sh: the $side server did not answer initialize" >&2; exit 1; }
+    session[$side]=$(awk -F': *' 'tolower($1) == "mcp-session-id" { print $2 }' <<< "$headers" | tr -d '\r')
+    [[ -n ${session[$side]} ]] || { echo "benches/peers.sh: the $side server named no session: $headers" >&2; exit 1; }
+    status=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "${url[$side]}" "${json[@]}" \
+        -H "Mcp-Session-Id: ${session[$side]}" -H 'MCP-Protocol-Version: 2025-11-25' \
+        --data '{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    [[ $status == 2* ]] || { echo "benches/peers.sh: the $side server answered notifications/initialized with $status" >&2; exit 1; }
+    errors[$side]=0
+}
+
+# The stateless pseudo-side on tooltable's server, checked with one call.
+start_stateless() {
+    local reply
+    url[tooltable-stateless]=${url[tooltable]}
+    reply=$(curl -sS --max-time 10 "${url[tooltable]}" "${json[@]}" -H 'MCP-Protocol-Version: 2026-07-28' \
+        -H 'Mcp-Method: tools/call' -H 'Mcp-Name: tool_0000' --data "$(printf "$stateless_body" 1)") \
+        || { echo "benches/peers.sh: tooltable did not answer a stateless call" >&2; exit 1; }
+    [[ $reply == *'"result":{'* && $reply != *'"isError":true'* ]] \
+        || { echo "benches/peers.sh: tooltable answered a stateless call with $reply" >&2; exit 1; }
+    errors[tooltable-stateless]=0
+}
+
+# A server's resident memory (VmRSS) in bytes, and its threads.
+rss() { awk '/^VmRSS:/ { printf "%.0f\n", $2 * 1024 }' "/proc/${pid[$1]}/status"; }
+threads() { awk '/^Threads:/ { print $2 }' "/proc/${pid[$1]}/status"; }
+
+# The wrk script for a side: POSTs in its session, each with its own id
+# (ids are unique per thread's range, as a client's in flight must be),
+# of the trivial call (`call`) or of calls and listings in turn (`soak`);
+# benches/wrk/figures.lua counts the errors and prints the figures.
+lua() {
+    local side=$1 kind=$2 headers call=$call_body
+    if [[ $side == tooltable-stateless ]]; then
+        call=$stateless_body
+        headers='wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+wrk.headers["Mcp-Method"] = "tools/call"
+wrk.headers["Mcp-Name"] = "tool_0000"'
+    else
+        headers="wrk.headers[\"Mcp-Session-Id\"] = \"${session[$side]}\"
+wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\""
+    fi
+    cat <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+$headers
+local call = '$call'
+local list = '$list_body'
+local alternate = $([[ $kind == soak ]] && echo true || echo false)
+function init(args)
+    rpc_errors = 0
+    id = first
+end
+function request()
+    id = id + 1
+    local body = call
+    if alternate and id % 2 == 0 then body = list end
+    return wrk.format(nil, nil, nil, string.format(body, id))
+end
+dofile("$repo/benches/wrk/figures.lua")
+EOF
+}
+
+# wrk against a side for SECONDS at CONNECTIONS; its figures in OUT.
+drive() {
+    local side=$1 kind=$2 connections=$3 seconds=$4 out=$5 threads=2
+    ((connections < threads)) && threads=$connections
+    lua "$side" "$kind" > "$scratch/$side-$kind.lua"
+    wrk -t "$threads" -c "$connections" -d "${seconds}s" --timeout 10s -s "$scratch/$side-$kind.lua" "${url[$side]}" > "$out" 2>&1 \
+        || { cat "$out" >&2; echo "benches/peers.sh: wrk failed against $side" >&2; exit 1; }
+    grep -q $'^errors\t' "$out" || { cat "$out" >&2; echo "benches/peers.sh: wrk printed no figures for $side" >&2; exit 1; }
+    errors[$side]=$(( errors[$side] + $(awk -F'\t' '$1 == "errors" { print $2 }' "$out") ))
+}
+figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' "$2"; }
+
+# A round of the load: the trivial call at 1, 16 and 64 connections, the
+# sides in turn at each level (so load from elsewhere hits them alike);
+# in the first round, the soak, every side at once, and its memory after.
+load_round() {
+    local side connections out=$scratch/wrk.out soakers=()
+    for side in "${sides[@]}"; do start_server "$side"; done
+    start_stateless
+    if [[ $round == 1 ]]; then
+        for side in "${sides[@]}"; do record "rss/peers-start/10/$side" "$(rss "$side")"; done
+    fi
+    for side in "${sides[@]}" tooltable-stateless; do drive "$side" call 16 1 "$out"; done
+    for connections in 1 16 64; do
+        for side in "${sides[@]}" tooltable-stateless; do
+            drive "$side" call "$connections" "$load_seconds" "$out"
+            record "peers-load-call-c$connections/10/$side/rps" "$(figure rps "$out")"
+            record "peers-load-call-c$connections/10/$side/p99" "$(figure p99 "$out")"
+        done
+    done
+    if [[ $round == 1 ]] && ((soak > 0)); then
+        echo "== round $round of $rounds: soak, ${soak} s, every server at once"
+        for side in "${sides[@]}"; do
+            lua "$side" soak > "$scratch/$side-soak.lua"
+            wrk -t 1 -c 16 -d "${soak}s" --timeout 10s -s "$scratch/$side-soak.lua" "${url[$side]}" \
+                > "$scratch/$side-soak.out" 2>&1 &
+            soakers+=($!)
+        done
+        for soaker in "${soakers[@]}"; do wait "$soaker"; done
+        for side in "${sides[@]}"; do
+            out=$scratch/$side-soak.out
+            grep -q $'^errors\t' "$out" || { cat "$out" >&2; echo "benches/peers.sh: the soak of $side printed no figures" >&2; exit 1; }
+            errors[$side]=$(( errors[$side] + $(figure errors "$out") ))
+            record "rss/peers/10/$side" "$(rss "$side")"
+            record "peers-soak/10/$side/threads" "$(threads "$side")"
+        done
+    fi
+    for side in "${sides[@]}" tooltable-stateless; do record "peers-load/10/$side/errors" "${errors[$side]}"; done
+    stop_servers
+}
+
 cold_root=$repo/target/bench-cold-peers
 for round in $(seq 1 "$rounds"); do
     echo "== round $round of $rounds: every framework in process and served"
@@ -161,12 +336,17 @@ for round in $(seq 1 "$rounds"); do
             cold "$side" "$cold_root/$side"
         done
     fi
+    # Last in the round: pmcp's soak leaves gigabytes freed behind it, and
+    # the builds above would read their sources back from disk after it.
+    echo "== round $round of $rounds: the trivial call over HTTP under load (${load_seconds} s a level)"
+    load_round
 done
 # Put the edited handler bodies back.
 "$release/tooltable-bench" generate --repo "$repo" --out "$bench" --sizes "$sizes"
 
 if [[ -n $report ]]; then
-    "$release/tooltable-bench" report --results "$results" --machine /dev/null \
+    benches/machine.sh > "$results/machine.txt"
+    "$release/tooltable-bench" report --results "$results" --machine "$results/machine.txt" \
         --command "$invocation" --out "$report" --section peers
     echo "== rewrote the peers section of $report"
 fi

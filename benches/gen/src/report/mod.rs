@@ -828,6 +828,7 @@ fn quantity(name: &str, value: f64) -> String {
     if name.ends_with("errors")
         || name.ends_with("seconds")
         || name.ends_with("/crates")
+        || name.ends_with("/threads")
         || name.ends_with("/twice")
         || name.ends_with("/units")
     {
