@@ -69,7 +69,7 @@ trap cleanup EXIT
 
 record() { printf '%s\t%s\n' "$1" "$2" | tee -a "$out"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
+rss() { awk '/^VmRSS:/ { printf "%.0f\n", $2 * 1024 }' "/proc/$1/status"; }
 
 # Two copies of one seeded database, one per server.
 "$release/notes-twin" seed --db "$scratch/seed.db" --notes 100
