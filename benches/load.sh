@@ -40,12 +40,8 @@ while (($#)); do
     shift
 done
 
-if ! command -v wrk >/dev/null; then
-    echo "== installing wrk (Debian package)"
-    if [[ $(id -u) == 0 ]]; then sudo=""; else sudo="sudo"; fi
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null \
-        || { echo "benches/load.sh: cannot install the Debian package wrk" >&2; exit 1; }
-fi
+source benches/wrk/lib.sh
+ensure_wrk benches/load.sh
 
 bench=$repo/target/bench-crates
 export CARGO_TARGET_DIR=$bench/target
@@ -69,7 +65,6 @@ trap cleanup EXIT
 
 record() { printf '%s\t%s\n' "$1" "$2" | tee -a "$out"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-rss() { awk '/^VmRSS:/ { printf "%.0f\n", $2 * 1024 }' "/proc/$1/status"; }
 
 # Two copies of one seeded database, one per server.
 "$release/notes-twin" seed --db "$scratch/seed.db" --notes 100
@@ -130,7 +125,7 @@ for side in "${sides[@]}"; do
     check "$side" list
     check "$side" call
     check "$side" stats
-    record "rss/notes-$side/start" "$(rss "${pid[$side]}")"
+    record "rss/notes-$side/start" "$(rss_of "${pid[$side]}")"
 done
 
 # The wrk script: a fixed POST (or calls and listings in turn, for the
@@ -211,7 +206,7 @@ for kind in call stats list; do
     done
 done
 for side in "${sides[@]}"; do
-    record "rss/notes-$side/loaded" "$(rss "${pid[$side]}")"
+    record "rss/notes-$side/loaded" "$(rss_of "${pid[$side]}")"
 done
 
 if ((soak == 0)); then
@@ -230,7 +225,7 @@ for side in "${sides[@]}"; do
     grep -q '^errors' "$scratch/soak-$side.out" || { cat "$scratch/soak-$side.out" >&2; echo "benches/load.sh: the soak of $side printed no figures" >&2; exit 1; }
     record "load-soak/16/$side/errors" "$(awk -F'\t' '$1 == "errors" { print $2 }' "$scratch/soak-$side.out")"
     record "load-soak/16/$side/rps" "$(awk -F'\t' '$1 == "rps" { print $2 }' "$scratch/soak-$side.out")"
-    record "rss/notes-$side/soak" "$(rss "${pid[$side]}")"
+    record "rss/notes-$side/soak" "$(rss_of "${pid[$side]}")"
     kill -0 "${pid[$side]}" 2>/dev/null || { cat "$scratch/$side.log" >&2; echo "benches/load.sh: $side stopped during the soak" >&2; exit 1; }
 done
 record "load-soak/seconds" "$soak"

@@ -163,12 +163,8 @@ stop_servers() {
     servers=(); holders=()
 }
 trap 'stop_servers; rm -rf "$scratch"' EXIT
-if [[ $quick == 0 ]] && ! command -v wrk >/dev/null; then
-    echo "== installing wrk (Debian package)"
-    if [[ $(id -u) == 0 ]]; then sudo=""; else sudo="sudo"; fi
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null \
-        || { echo "benches/peers.sh: cannot install the Debian package wrk" >&2; exit 1; }
-fi
+source benches/wrk/lib.sh
+if [[ $quick == 0 ]]; then ensure_wrk benches/peers.sh; fi
 
 declare -A url pid session errors
 json=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream')
@@ -220,9 +216,12 @@ start_stateless() {
     errors[tooltable-stateless]=0
 }
 
-# A server's resident memory (VmRSS) in bytes, and its threads.
-rss() { awk '/^VmRSS:/ { printf "%.0f\n", $2 * 1024 }' "/proc/${pid[$1]}/status"; }
+# A side's server's resident memory (VmRSS) in bytes, and its threads.
+rss() { rss_of "${pid[$1]}"; }
 threads() { awk '/^Threads:/ { print $2 }' "/proc/${pid[$1]}/status"; }
+
+# A figure of wrk's, by name, from the output file of a run.
+figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' "$2"; }
 
 # The wrk script for a side: POSTs in its session, each with its own id
 # (ids are unique per thread's range, as a client's in flight must be),
@@ -269,9 +268,8 @@ drive() {
     wrk -t "$threads" -c "$connections" -d "${seconds}s" --timeout 10s -s "$scratch/$side-$kind.lua" "${url[$side]}" > "$out" 2>&1 \
         || { cat "$out" >&2; echo "benches/peers.sh: wrk failed against $side" >&2; exit 1; }
     grep -q $'^errors\t' "$out" || { cat "$out" >&2; echo "benches/peers.sh: wrk printed no figures for $side" >&2; exit 1; }
-    errors[$side]=$(( errors[$side] + $(awk -F'\t' '$1 == "errors" { print $2 }' "$out") ))
+    errors[$side]=$(( errors[$side] + $(figure errors "$out") ))
 }
-figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' "$2"; }
 
 # A round of the load: the trivial call at 1, 16 and 64 connections, the
 # sides in turn at each level (so load from elsewhere hits them alike);

@@ -284,15 +284,17 @@ mod tests {
     use super::*;
     use crate::report::parse_run;
 
+    /// The rounds whose measurement files are `texts`.
+    fn runs(texts: &[&str]) -> Vec<Run> {
+        texts.iter().map(|t| parse_run(t).unwrap()).collect()
+    }
+
     #[test]
     fn the_ratio_is_to_the_fastest_peer_of_each_round() {
-        let runs: Vec<Run> = [
+        let runs = runs(&[
             "peers-list/10/tooltable\t50\npeers-list/10/rmcp\t200\npeers-list/10/pmcp\t100\n",
             "peers-list/10/tooltable\t60\npeers-list/10/rmcp\t100\npeers-list/10/pmcp\t300\n",
-        ]
-        .iter()
-        .map(|t| parse_run(t).unwrap())
-        .collect();
+        ]);
         let table = table(&runs);
         // 50/100 in the first round, 60/100 in the second.
         assert!(
@@ -307,23 +309,17 @@ mod tests {
 
     #[test]
     fn a_ratio_above_the_bound_is_a_miss() {
-        let runs: Vec<Run> = ["peers-call/100/tooltable\t30\npeers-call/100/turbomcp\t20\n"]
-            .iter()
-            .map(|t| parse_run(t).unwrap())
-            .collect();
+        let runs = runs(&["peers-call/100/tooltable\t30\npeers-call/100/turbomcp\t20\n"]);
         assert!(table(&runs).contains("1.50 (1.50–1.50) | ≤ 1.00 **missed** |"));
     }
 
     #[test]
     fn a_rate_is_ahead_when_tooltable_serves_more_than_the_best_peer() {
-        let runs: Vec<Run> = [concat!(
+        let runs = runs(&[concat!(
             "peers-load-call-c16/10/tooltable/rps\t20000\n",
             "peers-load-call-c16/10/rmcp/rps\t15000\n",
             "peers-load-call-c16/10/turbomcp/rps\t18000\n",
-        )]
-        .iter()
-        .map(|t| parse_run(t).unwrap())
-        .collect();
+        )]);
         let table = table(&runs);
         // 18000 / 20000: the best peer serves nine tenths of what tooltable does.
         assert!(table.contains("| 20000 req/s | 15000 req/s |"), "{table}");
@@ -338,7 +334,7 @@ mod tests {
         let clean = "peers-load/10/tooltable/errors\t0\npeers-load/10/pmcp/errors\t0\n";
         let broken = "peers-load/10/tooltable/errors\t0\npeers-load/10/pmcp/errors\t3\n";
         let row = |text: &str| {
-            let table = table(&[parse_run(text).unwrap()]);
+            let table = table(&runs(&[text]));
             table
                 .lines()
                 .find(|line| line.starts_with("| errors in the load"))
