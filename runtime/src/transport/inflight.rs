@@ -7,8 +7,12 @@
 //! without reading the answers grows the server without bound (every request
 //! becomes a task holding its answer). So the guard records each request
 //! here before rmcp sees it ([`InFlight::enter`]), refusing an id already in
-//! flight, and waits while the limit is reached; the writer crosses a
-//! request off when its answer reaches the output ([`InFlight::leave`]).
+//! flight, and waits while the limit is reached. The writer claims a
+//! request's answer before writing it ([`InFlight::claim`]), so that no
+//! other answer is written for it, and crosses the request off only once the
+//! answer reached the output ([`InFlight::written`]): whoever finds an id free
+//! (the thread that answers listings as it reads them, a new request under
+//! the id) finds its earlier answer already written.
 //! While the limit holds the guard reads no input, so the client's writes
 //! block until it reads its answers: back-pressure for every kind of request.
 //!
@@ -44,6 +48,8 @@ pub(crate) struct InFlight {
 #[derive(Default)]
 struct Ids {
     in_flight: HashSet<RequestId>,
+    /// The requests in flight whose answers are being written.
+    claimed: HashSet<RequestId>,
     cancelled: HashSet<RequestId>,
     /// The cancelled ids, oldest first, to forget past the bound.
     order: VecDeque<RequestId>,
@@ -110,14 +116,29 @@ impl InFlight {
         }
     }
 
-    /// Crosses off the request under `id`: its answer was written. Whether
-    /// it was in flight.
-    pub(crate) fn leave(&self, id: &RequestId) -> bool {
-        let was = self.ids().in_flight.remove(id);
-        if was {
+    /// Claims the answer of the request under `id`, about to be written:
+    /// false when it is not in flight or another answer claimed it, and the
+    /// answer is then dropped. The id stays in use until
+    /// [`InFlight::written`].
+    pub(crate) fn claim(&self, id: &RequestId) -> bool {
+        let mut ids = self.ids();
+        ids.in_flight.contains(id) && ids.claimed.insert(id.clone())
+    }
+
+    /// Crosses off the requests whose claimed answers reached the output.
+    pub(crate) fn written(&self, answered: impl IntoIterator<Item = RequestId>) {
+        let mut ids = self.ids();
+        let mut left = false;
+        for id in answered {
+            if ids.claimed.remove(&id) {
+                ids.in_flight.remove(&id);
+                left = true;
+            }
+        }
+        drop(ids);
+        if left {
             self.left.notify_waiters();
         }
-        was
     }
 
     /// Crosses off the request under `id`, which the client cancelled: it
@@ -127,6 +148,7 @@ impl InFlight {
         if !ids.in_flight.remove(id) {
             return;
         }
+        ids.claimed.remove(id);
         if ids.cancelled.insert(id.clone()) {
             ids.order.push_back(id.clone());
             if ids.order.len() > REMEMBERED_CANCELLATIONS
@@ -150,9 +172,15 @@ impl InFlight {
         }
     }
 
-    /// Takes every request still in flight out, for the transport to answer.
+    /// Takes every request still in flight out, for the transport to
+    /// answer; those whose answers are being written stay, until they are.
     pub(crate) fn abandon(&self) -> Vec<RequestId> {
-        let abandoned: Vec<RequestId> = self.ids().in_flight.drain().collect();
+        let mut ids = self.ids();
+        let Ids {
+            in_flight, claimed, ..
+        } = &mut *ids;
+        let abandoned: Vec<RequestId> = in_flight.extract_if(|id| !claimed.contains(id)).collect();
+        drop(ids);
         self.left.notify_waiters();
         abandoned
     }
@@ -246,8 +274,15 @@ mod tests {
         let inflight = InFlight::new(4);
         inflight.enter(&id(1)).await.unwrap();
         assert_eq!(inflight.enter(&id(1)).await, Err(Refusal::InUse));
-        assert!(inflight.leave(&id(1)));
-        assert!(!inflight.leave(&id(1)), "crossed off once");
+        assert!(inflight.claim(&id(1)));
+        assert!(!inflight.claim(&id(1)), "answered once");
+        assert_eq!(
+            inflight.refusal(&id(1)),
+            Some(Refusal::InUse),
+            "in use while its answer is being written"
+        );
+        inflight.written([id(1)]);
+        assert!(!inflight.claim(&id(1)), "crossed off");
         inflight.enter(&id(1)).await.unwrap();
     }
 
@@ -258,7 +293,8 @@ mod tests {
         inflight.cancel(&id(1));
         inflight.enter(&id(2)).await.unwrap();
         assert_eq!(inflight.refusal(&id(1)), Some(Refusal::Cancelled));
-        assert!(inflight.leave(&id(2)));
+        assert!(inflight.claim(&id(2)));
+        inflight.written([id(2)]);
         assert_eq!(inflight.enter(&id(1)).await, Err(Refusal::Cancelled));
         for n in 10..10 + REMEMBERED_CANCELLATIONS as i64 {
             inflight.enter(&id(n)).await.unwrap();
@@ -278,7 +314,10 @@ mod tests {
         });
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert!(!waiting.is_finished(), "held while two are in flight");
-        inflight.leave(&id(2));
+        assert!(inflight.claim(&id(2)));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished(), "held until the answer is written");
+        inflight.written([id(2)]);
         tokio::time::timeout(Duration::from_secs(1), waiting)
             .await
             .expect("let in once one left")
@@ -287,16 +326,25 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn abandoning_takes_out_every_request_and_ends_the_wait_for_drained() {
+    async fn abandoning_takes_out_every_request_whose_answer_is_not_being_written() {
         let inflight = InFlight::new(8);
         inflight.enter(&id(1)).await.unwrap();
         inflight
             .enter(&RequestId::String("a".into()))
             .await
             .unwrap();
+        inflight.enter(&id(2)).await.unwrap();
+        assert!(inflight.claim(&id(2)));
         let mut abandoned = inflight.abandon();
         abandoned.sort_by_key(|id| id.to_json());
         assert_eq!(abandoned, vec![RequestId::String("a".into()), id(1)]);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), inflight.drained())
+                .await
+                .is_err(),
+            "the answer being written is still in flight"
+        );
+        inflight.written([id(2)]);
         tokio::time::timeout(Duration::from_secs(1), inflight.drained())
             .await
             .unwrap();

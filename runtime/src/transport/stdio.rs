@@ -74,9 +74,11 @@ pub(crate) enum Ends<R, W> {
     Io(R, W),
 }
 
-/// The writer of the output, as [`write_out`] uses it.
+/// The writer of the output, as [`write_out`] uses it. Each crosses the
+/// requests a write answers off as in flight once the write reached the
+/// output.
 enum Out<W> {
-    Async(W),
+    Async(W, Arc<InFlight>),
     Thread(StdoutThread),
 }
 
@@ -85,7 +87,7 @@ impl<W: AsyncWrite + Unpin> Out<W> {
     /// buffer first.
     async fn put_listing(&mut self, listing: &Listing) -> std::io::Result<()> {
         match self {
-            Out::Async(writer) => {
+            Out::Async(writer, _) => {
                 let mut parts = listing.line_parts();
                 let mut rest = &mut parts[..];
                 while !rest.is_empty() {
@@ -99,26 +101,34 @@ impl<W: AsyncWrite + Unpin> Out<W> {
             Out::Thread(thread) => {
                 let mut line = Vec::new();
                 listing.write_line(&mut line)?;
-                thread.put(line).await
+                thread.put(line, Vec::new()).await
             }
         }
     }
 
-    /// Writes whole lines.
-    async fn put(&mut self, lines: &[u8]) -> std::io::Result<()> {
+    /// Writes whole lines, the answers to the requests under `answered`
+    /// (claimed in flight) among them.
+    async fn put(&mut self, lines: &[u8], answered: Vec<guard::RequestId>) -> std::io::Result<()> {
         match self {
-            Out::Async(writer) => {
-                writer.write_all(lines).await?;
-                writer.flush().await
+            Out::Async(writer, inflight) => {
+                let wrote = async {
+                    writer.write_all(lines).await?;
+                    writer.flush().await
+                }
+                .await;
+                // Crossed off even when the write failed: the answer will
+                // never be written, and nobody waits for it.
+                inflight.written(answered);
+                wrote
             }
-            Out::Thread(thread) => thread.put(lines.to_vec()).await,
+            Out::Thread(thread) => thread.put(lines.to_vec(), answered).await,
         }
     }
 
     /// Waits until everything put was written.
     async fn finish(self) -> std::io::Result<()> {
         match self {
-            Out::Async(mut writer) => writer.flush().await,
+            Out::Async(mut writer, _) => writer.flush().await,
             Out::Thread(thread) => thread.finish().await,
         }
     }
@@ -127,28 +137,39 @@ impl<W: AsyncWrite + Unpin> Out<W> {
 /// A thread that writes what it is given to stdout, flushing whenever it
 /// has nothing more to write. It holds stdout's lock only while it writes,
 /// so the thread reading stdin can write a listing between two of its
-/// batches (each batch is whole lines).
+/// batches (each batch is whole lines). The requests a batch answers are
+/// crossed off once it is flushed: the reading thread answers a listing
+/// only under an id no longer in flight, so after its earlier answer.
 struct StdoutThread {
-    chunks: mpsc::Sender<Vec<u8>>,
+    chunks: mpsc::Sender<(Vec<u8>, Vec<guard::RequestId>)>,
     done: tokio::sync::oneshot::Receiver<std::io::Result<()>>,
 }
 
 impl StdoutThread {
-    fn start() -> Result<StdoutThread, ServeError> {
-        let (chunks, mut received) = mpsc::channel::<Vec<u8>>(LINES_AHEAD);
+    fn start(inflight: Arc<InFlight>) -> Result<StdoutThread, ServeError> {
+        let (chunks, mut received) = mpsc::channel::<(Vec<u8>, Vec<_>)>(LINES_AHEAD);
         let (finished, done) = tokio::sync::oneshot::channel();
         std::thread::Builder::new()
             .name("tooltable-stdout".into())
             .spawn(move || {
                 let stdout = std::io::stdout();
                 let mut write = || -> std::io::Result<()> {
-                    while let Some(chunk) = received.blocking_recv() {
+                    while let Some((chunk, mut answered)) = received.blocking_recv() {
                         let mut out = stdout.lock();
-                        out.write_all(&chunk)?;
-                        while let Ok(more) = received.try_recv() {
-                            out.write_all(&more)?;
+                        let mut wrote = out.write_all(&chunk);
+                        while wrote.is_ok()
+                            && let Ok((more, also)) = received.try_recv()
+                        {
+                            wrote = out.write_all(&more);
+                            answered.extend(also);
                         }
-                        out.flush()?;
+                        let wrote = wrote.and_then(|()| out.flush());
+                        drop(out);
+                        // Crossed off even when the write failed: the
+                        // answer will never be written, and nobody waits
+                        // for it.
+                        inflight.written(answered);
+                        wrote?;
                     }
                     stdout.lock().flush()
                 };
@@ -158,8 +179,12 @@ impl StdoutThread {
         Ok(StdoutThread { chunks, done })
     }
 
-    async fn put(&mut self, chunk: Vec<u8>) -> std::io::Result<()> {
-        if self.chunks.send(chunk).await.is_ok() {
+    async fn put(
+        &mut self,
+        chunk: Vec<u8>,
+        answered: Vec<guard::RequestId>,
+    ) -> std::io::Result<()> {
+        if self.chunks.send((chunk, answered)).await.is_ok() {
             return Ok(());
         }
         // The thread stopped: its error says why.
@@ -300,10 +325,10 @@ where
                 limits.max_request_bytes,
                 lines_tx,
             ));
-            Out::Async(writer)
+            Out::Async(writer, inflight.clone())
         }
         Ends::Process => {
-            let output = Out::Thread(StdoutThread::start()?);
+            let output = Out::Thread(StdoutThread::start(inflight.clone())?);
             let max = limits.max_request_bytes;
             let on_reader = shortcut.clone().map(|shortcut| ReaderShortcut {
                 shortcut,
@@ -741,14 +766,14 @@ impl ToWrite {
         output: &mut Out<W>,
         inflight: &InFlight,
     ) -> std::io::Result<()> {
-        let mut line = match self {
+        let (mut line, answered) = match self {
             ToWrite::Listing(listing) => return output.put_listing(&listing).await,
-            ToWrite::Line(line) => line,
-            ToWrite::Answer(id, line) if inflight.leave(&id) => line,
+            ToWrite::Line(line) => (line, Vec::new()),
+            ToWrite::Answer(id, line) if inflight.claim(&id) => (line, vec![id]),
             ToWrite::Answer(..) => return Ok(()),
         };
         line.push('\n');
-        output.put(line.as_bytes()).await
+        output.put(line.as_bytes(), answered).await
     }
 }
 
@@ -904,6 +929,8 @@ where
     let mut partial = Vec::new();
     // The whole lines of one read that are to be written.
     let mut kept = Vec::new();
+    // The requests they answer.
+    let mut answered = Vec::new();
     let (mut rmcp_open, mut guard_open) = (true, true);
     while rmcp_open || guard_open {
         tokio::select! {
@@ -922,9 +949,9 @@ where
                         partial.extend_from_slice(lines);
                         &partial[..]
                     };
-                    let written = keep_answers(lines, &inflight, &mut kept);
+                    let written = keep_answers(lines, &inflight, &mut kept, &mut answered);
                     if !written.is_empty() {
-                        output.put(written).await?;
+                        output.put(written, std::mem::take(&mut answered)).await?;
                     }
                     partial.clear();
                     partial.extend_from_slice(rest);
@@ -947,8 +974,8 @@ where
         // are written, then serving ends without waiting for more input.
         if !rmcp_open {
             if !partial.is_empty() {
-                let written = keep_answers(&partial, &inflight, &mut kept);
-                output.put(written).await?;
+                let written = keep_answers(&partial, &inflight, &mut kept, &mut answered);
+                output.put(written, std::mem::take(&mut answered)).await?;
             }
             while let Ok(answer) = answers.try_recv() {
                 answer.write(&mut output, &inflight).await?;
@@ -959,22 +986,31 @@ where
     output.finish().await
 }
 
-/// The lines of rmcp's output that are to be written, crossing off the
-/// requests they answer: `lines` itself unless one is dropped, when the
-/// rest are copied into `kept`.
-fn keep_answers<'a>(lines: &'a [u8], inflight: &InFlight, kept: &'a mut Vec<u8>) -> &'a [u8] {
+/// The lines of rmcp's output that are to be written, claiming the
+/// requests they answer (into `answered`): `lines` itself unless one is
+/// dropped, when the rest are copied into `kept`.
+fn keep_answers<'a>(
+    lines: &'a [u8],
+    inflight: &InFlight,
+    kept: &'a mut Vec<u8>,
+    answered: &mut Vec<guard::RequestId>,
+) -> &'a [u8] {
     let mut dropped = false;
     let mut start = 0;
     for line in lines.split_inclusive(|b| *b == b'\n') {
         let keep = match inflight::answered(line) {
-            Some(id) if !inflight.leave(&id) => {
+            Some(id) if inflight.claim(&id) => {
+                answered.push(id);
+                true
+            }
+            Some(id) => {
                 tracing::debug!(
                     id = %crate::rules::quote::text(&id.to_json()),
                     "an answer to a request no longer in flight was dropped"
                 );
                 false
             }
-            _ => true,
+            None => true,
         };
         if !keep && !dropped {
             dropped = true;
