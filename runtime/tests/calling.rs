@@ -6,11 +6,10 @@
 use crate::client;
 
 use client::{
-    Session, current_meta, everything, one_disabled, pinned, read_only, without_permissions,
+    Direct, Session, counting, current_meta, everything, one_disabled, pinned, read_only,
+    without_permissions,
 };
 use serde_json::{Value, json};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tooltable_fixture::Shelf;
 use tooltable_runtime::Caller;
@@ -94,42 +93,6 @@ fn server(setup: &Setup, direct: bool) -> Server<McpServer<Shelf>> {
     server
 }
 
-/// Counts the calls answered without rmcp's service, by the event the
-/// shortcut records for each, on the thread it is installed on (the tests
-/// run their servers on the test's own thread).
-#[derive(Clone, Default)]
-struct Direct(Arc<AtomicUsize>);
-
-impl tracing::Subscriber for Direct {
-    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
-        metadata.target() == "tooltable::shortcut"
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        if event.metadata().target() == "tooltable::shortcut" {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
-/// Runs `test` on a runtime of the current thread, counting the calls the
-/// shortcut answers.
-fn counting<F: std::future::Future>(test: impl FnOnce(Direct) -> F) -> F::Output {
-    let direct = Direct::default();
-    let _default = tracing::subscriber::set_default(direct.clone());
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(test(direct))
-}
-
 /// The calls that can be answered without rmcp.
 fn simple(setup: &Setup) -> usize {
     setup
@@ -190,9 +153,9 @@ fn on_stdio_a_call_answered_directly_equals_rmcps_byte_for_byte_in_every_era() {
                         wait_for_the_era(&setup, &mut session).await;
                     }
                     session.next_id = 1000;
-                    let before = direct.0.load(Ordering::SeqCst);
+                    let before = direct.count();
                     answers.push(call_all(&mut session, &setup).await);
-                    let answered = direct.0.load(Ordering::SeqCst) - before;
+                    let answered = direct.count() - before;
                     let expected = if shortcut { simple(&setup) } else { 0 };
                     assert_eq!(
                         answered,
@@ -245,14 +208,14 @@ fn over_http_a_stateless_call_answered_directly_equals_rmcps_byte_for_byte() {
             let mut answers = Vec::new();
             for shortcut in [true, false] {
                 let (address, _stop) = http(&setup, shortcut).await;
-                let before = direct.0.load(Ordering::SeqCst);
+                let before = direct.count();
                 let mut these = Vec::new();
                 for (i, (tool, arguments)) in setup.calls.iter().enumerate() {
                     let answer = post_call(address, i as i64 + 1, tool, arguments, &[]).await;
                     let kind = answer.header("content-type").map(str::to_owned);
                     these.push(format!("{} {kind:?} {}", answer.status, answer.body));
                 }
-                let answered = direct.0.load(Ordering::SeqCst) - before;
+                let answered = direct.count() - before;
                 let expected = if shortcut { simple(&setup) } else { 0 };
                 assert_eq!(
                     answered, expected,
@@ -288,9 +251,9 @@ async fn answered_alike(
     body: &str,
     answerable: bool,
 ) {
-    let before = direct.0.load(Ordering::SeqCst);
+    let before = direct.count();
     let answered = client::exchange(fast, "POST", "/mcp", headers, body).await;
-    let direct_answered = direct.0.load(Ordering::SeqCst) - before;
+    let direct_answered = direct.count() - before;
     let expected = client::exchange(typed, "POST", "/mcp", headers, body).await;
     assert_eq!(
         (answered.status, &answered.body),
@@ -549,7 +512,7 @@ fn a_call_whose_headers_rmcp_must_check_is_left_to_rmcp() {
     counting(|direct| async move {
         let setup = &setups()[0];
         let (address, _stop) = http(setup, true).await;
-        let before = direct.0.load(Ordering::SeqCst);
+        let before = direct.count();
         // The header names another tool than the body: rmcp's refusal.
         let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "items_list", "arguments": {}, "_meta": current_meta(),
@@ -577,11 +540,7 @@ fn a_call_whose_headers_rmcp_must_check_is_left_to_rmcp() {
         ];
         let refused = client::exchange(address, "POST", "/mcp", &headers, &body.to_string()).await;
         assert!(refused.json().get("error").is_some(), "{}", refused.body);
-        assert_eq!(
-            direct.0.load(Ordering::SeqCst),
-            before,
-            "rmcp answered both"
-        );
+        assert_eq!(direct.count(), before, "rmcp answered both");
     });
 }
 
@@ -613,7 +572,7 @@ fn a_cancelled_direct_call_is_never_answered_and_its_id_is_not_taken_again() {
             .await;
         assert_eq!(answer["error"]["code"], -32600, "{raw}");
         assert!(raw.contains("was cancelled"), "{raw}");
-        assert_eq!(direct.0.load(Ordering::SeqCst), 1);
+        assert_eq!(direct.count(), 1);
         // Long after the paused call would have ended, nothing more came.
         tokio::time::sleep(Duration::from_millis(500)).await;
         session
@@ -661,7 +620,7 @@ fn a_direct_call_in_progress_when_the_input_ends_is_answered_before_serving_ends
             answer["result"]["content"][0]["text"], "paused 200 ms",
             "{line}"
         );
-        assert_eq!(direct.0.load(Ordering::SeqCst), 1);
+        assert_eq!(direct.count(), 1);
         tokio::time::timeout(Duration::from_secs(10), serving)
             .await
             .expect("serving ends once the call was answered")

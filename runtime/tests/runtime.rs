@@ -13,6 +13,7 @@ mod compose;
 mod consent;
 mod discovery;
 mod hardening;
+mod http_sessions;
 mod limits;
 mod listing;
 mod mounted;

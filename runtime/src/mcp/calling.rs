@@ -14,7 +14,7 @@
 use crate::call::handle::Era;
 use crate::call::handler::BoxFuture;
 use crate::mcp::caller::CallerSource;
-use crate::mcp::era::{Negotiated, certain_era};
+use crate::mcp::era::{Asked, Negotiated};
 use crate::mcp::request::CallParams;
 use crate::registry::policy::Caller;
 use rmcp::ErrorData;
@@ -60,13 +60,9 @@ impl<S: ShortcutCalls> Calling<S> {
         id: RequestId,
         params: CallParams,
         transport_caller: &Caller,
-        header_version: Option<&str>,
+        asked: Asked<'_>,
     ) -> Option<Pending> {
-        let era = certain_era(
-            params.meta.as_ref(),
-            header_version,
-            self.session.as_deref(),
-        )?;
+        let era = asked.era(params.meta.as_ref(), self.session.as_deref())?;
         let caller = self
             .server
             .caller_source()
@@ -75,7 +71,7 @@ impl<S: ShortcutCalls> Calling<S> {
         let call = self
             .server
             .clone()
-            .call_directly(params, caller, header_version.is_some())?;
+            .call_directly(params, caller, asked.over_http())?;
         // What the serving tests count to know which path answered.
         tracing::debug!(target: "tooltable::shortcut", "a call is answered without rmcp's service");
         Some(Box::pin(async move { response(id, era, call.await) }))

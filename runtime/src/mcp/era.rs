@@ -29,7 +29,7 @@ impl Negotiated {
         self.0.get().is_some()
     }
 
-    fn get(&self) -> Option<&ProtocolVersion> {
+    pub(crate) fn get(&self) -> Option<&ProtocolVersion> {
         self.0.get()
     }
 }
@@ -139,32 +139,61 @@ impl<'de> serde::Deserialize<'de> for Key {
     }
 }
 
-/// The era rmcp serves a request in, when it is certain: a request naming
-/// a supported 2026-07-28 (or later) version with every key that revision
-/// requires (and, over HTTP, the same version in its header), or one naming
-/// none in a `session` that opened on an earlier revision. The one rule for
-/// every request a shortcut answers.
-pub(crate) fn certain_era(
-    meta: Option<&Meta>,
-    header_version: Option<&str>,
-    session: Option<&Negotiated>,
-) -> Option<Era> {
-    let none = Meta::default();
-    let meta = meta.unwrap_or(&none);
-    match &meta.version {
-        Some(version) => {
-            let current = version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
-            let known = ProtocolVersion::KNOWN_VERSIONS.contains(version);
-            // The keys rmcp's `missing_required_keys` asks of 2026-07-28:
-            // the version, here, and the client's capabilities.
-            let complete = meta.capabilities;
-            let matches = header_version.is_none_or(|h| h == version.as_str());
-            (current && known && complete && matches).then_some(Era::Current)
-        }
-        None if header_version.is_some() => None,
-        None => {
-            let negotiated = session?.get()?;
-            (negotiated.as_str() < ProtocolVersion::V_2026_07_28.as_str()).then_some(Era::Legacy)
+/// Where a request a shortcut is asked to answer came from, as far as its
+/// era is concerned.
+#[derive(Clone, Copy)]
+pub(crate) enum Asked<'a> {
+    /// On stdio, in the transport's one session: the adapter's own.
+    Stdio,
+    /// Over HTTP without a session, with this `MCP-Protocol-Version`.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Stateless(&'a str),
+    /// Over HTTP in one of rmcp's sessions, which opened on this revision;
+    /// the request's `MCP-Protocol-Version`, if it has one, names the same.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Session(&'a ProtocolVersion),
+}
+
+impl Asked<'_> {
+    /// Whether the request came over HTTP.
+    pub(crate) fn over_http(self) -> bool {
+        !matches!(self, Asked::Stdio)
+    }
+
+    /// The era rmcp serves a request with this `_meta` in, when it is
+    /// certain; `stdio` is the adapter's session, for [`Asked::Stdio`]. The
+    /// one rule for every request a shortcut answers:
+    /// - a request naming a supported 2026-07-28 (or later) version with
+    ///   every key that revision requires (and, over HTTP, the same version
+    ///   in its header) is of the current era, except in a session, where
+    ///   rmcp would weigh the session's header against it;
+    /// - one naming none is of a legacy era in a session that opened on an
+    ///   earlier revision, and uncertain anywhere else.
+    pub(crate) fn era(self, meta: Option<&Meta>, stdio: Option<&Negotiated>) -> Option<Era> {
+        let none = Meta::default();
+        let meta = meta.unwrap_or(&none);
+        let opened = match self {
+            Asked::Stdio => stdio.and_then(Negotiated::get),
+            Asked::Stateless(_) => None,
+            Asked::Session(version) => Some(version),
+        };
+        match (&meta.version, self) {
+            (Some(_), Asked::Session(_)) => None,
+            (Some(version), _) => {
+                let current = version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
+                let known = ProtocolVersion::KNOWN_VERSIONS.contains(version);
+                // The keys rmcp's `missing_required_keys` asks of 2026-07-28:
+                // the version, here, and the client's capabilities.
+                let complete = meta.capabilities;
+                let matches = match self {
+                    Asked::Stateless(header) => header == version.as_str(),
+                    _ => true,
+                };
+                (current && known && complete && matches).then_some(Era::Current)
+            }
+            (None, _) => {
+                (opened?.as_str() < ProtocolVersion::V_2026_07_28.as_str()).then_some(Era::Legacy)
+            }
         }
     }
 }

@@ -14,7 +14,7 @@
 
 use crate::call::handle::Era;
 use crate::mcp::caller::CallerSource;
-use crate::mcp::era::{Meta, Negotiated, certain_era};
+use crate::mcp::era::{Asked, Meta, Negotiated};
 use crate::registry::policy::Caller;
 use crate::registry::registry::{ListText, Registry};
 use rmcp::model::CacheScope;
@@ -142,15 +142,11 @@ impl<C: Send + Sync + 'static> Listing<C> {
         &self,
         request: &[u8],
         transport_caller: &Caller,
-        header_version: Option<&str>,
+        asked: Asked<'_>,
     ) -> Option<Answer> {
         let (id, params) = crate::mcp::request::read::<Params>(request, "tools/list")?;
         let params = params.unwrap_or_default();
-        let era = certain_era(
-            params.meta.as_ref(),
-            header_version,
-            self.session.as_deref(),
-        )?;
+        let era = asked.era(params.meta.as_ref(), self.session.as_deref())?;
         let caller = self.caller.without_context(transport_caller)?;
         let (tools, next) = self.tools(caller, params.cursor.as_deref())?;
         let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);

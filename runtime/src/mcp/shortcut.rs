@@ -19,22 +19,16 @@ use crate::registry::policy::Caller;
 use rmcp::model::RequestId;
 
 pub(crate) use crate::mcp::calling::Pending;
+pub(crate) use crate::mcp::era::Asked;
 pub(crate) use crate::mcp::request::CallParams;
 
 /// Answers the requests of one transport that need no rmcp service, or
 /// declines them.
 pub(crate) trait Shortcut: Send + Sync {
     /// The whole JSON-RPC response to a `tools/list` `request`, asked by
-    /// `transport_caller` (the caller the transport established), or `None`
-    /// for rmcp to answer. `header_version` is the HTTP
-    /// `MCP-Protocol-Version`, which a request must carry and match there;
-    /// `None` on stdio.
-    fn list(
-        &self,
-        request: &[u8],
-        transport_caller: &Caller,
-        header_version: Option<&str>,
-    ) -> Option<Answer>;
+    /// `transport_caller` (the caller the transport established) where it
+    /// was `asked`, or `None` for rmcp to answer.
+    fn list(&self, request: &[u8], transport_caller: &Caller, asked: Asked<'_>) -> Option<Answer>;
 
     /// The response to the `tools/call` request `id` with `params` (as the
     /// guard read them), to be awaited, or `None` for rmcp to answer. Once
@@ -46,7 +40,7 @@ pub(crate) trait Shortcut: Send + Sync {
         id: RequestId,
         params: CallParams,
         transport_caller: &Caller,
-        header_version: Option<&str>,
+        asked: Asked<'_>,
     ) -> Option<Pending>;
 }
 
@@ -58,15 +52,10 @@ pub(crate) struct Shortcuts<C: Send + Sync + 'static, S> {
 }
 
 impl<C: Send + Sync + 'static, S: ShortcutCalls> Shortcut for Shortcuts<C, S> {
-    fn list(
-        &self,
-        request: &[u8],
-        transport_caller: &Caller,
-        header_version: Option<&str>,
-    ) -> Option<Answer> {
+    fn list(&self, request: &[u8], transport_caller: &Caller, asked: Asked<'_>) -> Option<Answer> {
         self.listing
             .as_ref()?
-            .answer(request, transport_caller, header_version)
+            .answer(request, transport_caller, asked)
     }
 
     fn call(
@@ -74,10 +63,10 @@ impl<C: Send + Sync + 'static, S: ShortcutCalls> Shortcut for Shortcuts<C, S> {
         id: RequestId,
         params: CallParams,
         transport_caller: &Caller,
-        header_version: Option<&str>,
+        asked: Asked<'_>,
     ) -> Option<Pending> {
         self.calling
             .as_ref()?
-            .answer(id, params, transport_caller, header_version)
+            .answer(id, params, transport_caller, asked)
     }
 }

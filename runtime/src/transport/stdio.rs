@@ -28,7 +28,7 @@
 use super::erased::Erased;
 use crate::call::handler::BoxFuture;
 use crate::mcp::listing::Answer as Listing;
-use crate::mcp::shortcut::{CallParams, Pending, Shortcut};
+use crate::mcp::shortcut::{Asked, CallParams, Pending, Shortcut};
 use crate::registry::policy::Caller;
 use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Kind, Unread};
@@ -250,7 +250,7 @@ impl ReaderShortcut {
         }
         // Nobody authenticates on stdio: the caller is whoever started the
         // server.
-        let Some(answer) = self.shortcut.list(line, &Caller::operator(), None) else {
+        let Some(answer) = self.shortcut.list(line, &Caller::operator(), Asked::Stdio) else {
             return Answered::No;
         };
         let mut out = std::io::stdout().lock();
@@ -657,7 +657,7 @@ impl Judge {
             .lists_tools()
             .then_some(self.shortcut.as_ref())
             .flatten()
-            .and_then(|shortcut| shortcut.list(&line, &self.operator, None))
+            .and_then(|shortcut| shortcut.list(&line, &self.operator, Asked::Stdio))
         {
             return Verdict::Listed(listing);
         }
@@ -849,9 +849,9 @@ async fn guard_lines<P: AsyncWrite + Unpin>(
                 };
                 let shortcut_call = judge.shortcut.as_ref().zip(call);
                 match entered {
-                    Ok(()) => match shortcut_call
-                        .and_then(|(s, call)| s.call(id.to_rmcp(), call, &judge.operator, None))
-                    {
+                    Ok(()) => match shortcut_call.and_then(|(s, call)| {
+                        s.call(id.to_rmcp(), call, &judge.operator, Asked::Stdio)
+                    }) {
                         Some(pending) => {
                             judge.calls.start(id, pending, answers.clone());
                             true

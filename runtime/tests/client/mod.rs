@@ -20,7 +20,7 @@ use rmcp::service::{
 };
 use rmcp::{ClientHandler, ErrorData};
 use serde_json::{Value, json};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -569,4 +569,58 @@ impl Drop for Held {
             let _ = holder.join();
         }
     }
+}
+
+/// Counts the calls answered without rmcp's service, by the event the
+/// shortcut records for each, on the thread it is installed on (the tests
+/// run their servers on the test's own thread).
+#[derive(Clone, Default)]
+pub struct Direct(pub Arc<AtomicUsize>);
+
+impl tracing::Subscriber for Direct {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        metadata.target() == "tooltable::shortcut"
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        if event.metadata().target() == "tooltable::shortcut" {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+impl Direct {
+    pub fn count(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Waits until a call is answered directly.
+    pub async fn running(&self) {
+        let started = async {
+            while self.count() == 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), started)
+            .await
+            .expect("the call is answered directly");
+    }
+}
+
+/// Runs `test` on a runtime of the current thread, counting the calls the
+/// shortcut answers.
+pub fn counting<F: std::future::Future>(test: impl FnOnce(Direct) -> F) -> F::Output {
+    let direct = Direct::default();
+    let _default = tracing::subscriber::set_default(direct.clone());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(test(direct))
 }

@@ -75,6 +75,17 @@ pub(super) async fn as_json_rpc(
     Response::from_parts(parts, Full::new(Bytes::from(body)).boxed())
 }
 
+/// The answer to a request that gets none (a cancelled call): an event
+/// stream that ends at once.
+pub(super) fn no_answer() -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::new()).boxed());
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/event-stream"),
+    );
+    response
+}
+
 /// The answer to a request cut off at the end of the grace period.
 pub(super) fn stopped(id: Option<&RequestId>, unread: Unread) -> Response<Body> {
     closed(guard::stopped(id), unread)

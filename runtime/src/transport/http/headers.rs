@@ -64,68 +64,118 @@ pub(super) enum Stateless<'a> {
     Call(&'a str),
 }
 
+/// What a request's headers say, read in one pass: the check is on every
+/// call's path.
+#[derive(Default)]
+struct Seen<'h> {
+    host: Option<&'h str>,
+    content_type: Option<&'h str>,
+    method: Option<&'h str>,
+    name: Option<&'h str>,
+    version: Option<&'h str>,
+    session: bool,
+    origin: bool,
+    /// An `Mcp-Param-*` header.
+    param: bool,
+    /// `Accept` names `application/json`, and `text/event-stream`.
+    json: bool,
+    events: bool,
+}
+
+/// A media type without its parameters, as written.
+fn essence(value: &str) -> &str {
+    value.split(';').next().unwrap_or_default().trim()
+}
+
+impl<'h> Seen<'h> {
+    /// The headers read; `None` when one that must come once came twice or
+    /// is not text.
+    fn read(headers: &'h http::HeaderMap) -> Option<Seen<'h>> {
+        use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
+        fn once<'h>(slot: &mut Option<&'h str>, value: &'h http::HeaderValue) -> Option<()> {
+            slot.replace(value.to_str().ok()?).is_none().then_some(())
+        }
+        let mut seen = Seen::default();
+        for (header, value) in headers {
+            if header == MCP_SESSION_ID {
+                seen.session = true;
+            } else if header == ORIGIN {
+                seen.origin = true;
+            } else if header == HOST {
+                once(&mut seen.host, value)?;
+            } else if header == CONTENT_TYPE {
+                once(&mut seen.content_type, value)?;
+            } else if header == ACCEPT {
+                for accepted in value.to_str().into_iter().flat_map(|v| v.split(',')) {
+                    let accepted = essence(accepted);
+                    seen.json |= accepted.eq_ignore_ascii_case("application/json");
+                    seen.events |= accepted.eq_ignore_ascii_case("text/event-stream");
+                }
+            } else if header == MCP_METHOD {
+                once(&mut seen.method, value)?;
+            } else if header == MCP_PROTOCOL_VERSION {
+                once(&mut seen.version, value)?;
+            } else if header == MCP_NAME {
+                once(&mut seen.name, value)?;
+            } else if header.as_str().starts_with("mcp-param-") {
+                seen.param = true;
+            }
+        }
+        Some(seen)
+    }
+
+    /// No `Origin` (a browser's request goes to rmcp, which checks it), an
+    /// allowed `Host`, JSON in and both media types accepted: what rmcp
+    /// checks of every POST before it reads the body.
+    fn plain(&self, hosts: &Hosts) -> Option<()> {
+        let host: http::uri::Authority = self.host?.parse().ok()?;
+        (!self.origin
+            && hosts.allow(&host)
+            && essence(self.content_type?).eq_ignore_ascii_case("application/json")
+            && self.json
+            && self.events)
+            .then_some(())
+    }
+}
+
 /// The `MCP-Protocol-Version` of a request whose headers ask for nothing
-/// but a stateless `request`: no session, no `Origin` (a browser's request
-/// goes to rmcp, which checks it), an allowed `Host`, JSON in and both
-/// media types accepted, one `Mcp-Method` naming the method and, for a
-/// call, one `Mcp-Name` naming the tool as plain text (a name rmcp would
-/// decode from Base64 is left to rmcp). `None` sends the request on to
-/// rmcp, which answers or refuses it as the spec says.
+/// but a stateless `request`: no session, the plain headers
+/// ([`Seen::plain`]), one `Mcp-Method` naming the method and, for a call,
+/// one `Mcp-Name` naming the tool as plain text (a name rmcp would decode
+/// from Base64 is left to rmcp). `None` sends the request on to rmcp, which
+/// answers or refuses it as the spec says.
 pub(super) fn stateless<'h>(
     headers: &'h http::HeaderMap,
     hosts: &Hosts,
     request: Stateless<'_>,
 ) -> Option<&'h str> {
-    use http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
-    // The header that must come once: a second, or one that is not text,
-    // declines.
-    fn once<'h>(slot: &mut Option<&'h str>, value: &'h http::HeaderValue) -> Option<()> {
-        slot.replace(value.to_str().ok()?).is_none().then_some(())
-    }
-    // A media type without its parameters, as written.
-    let essence = |value: &'h str| value.split(';').next().unwrap_or_default().trim();
-    let (mut host, mut content_type, mut method, mut name, mut version) =
-        (None, None, None, None, None);
-    let (mut json, mut events) = (false, false);
-    // One pass over the headers a client sent, not a lookup per name: the
-    // check is on every call's path.
-    for (header, value) in headers {
-        if header == MCP_SESSION_ID || header == ORIGIN {
-            return None;
-        } else if header == HOST {
-            once(&mut host, value)?;
-        } else if header == CONTENT_TYPE {
-            once(&mut content_type, value)?;
-        } else if header == ACCEPT {
-            for accepted in value.to_str().into_iter().flat_map(|v| v.split(',')) {
-                let accepted = essence(accepted);
-                json |= accepted.eq_ignore_ascii_case("application/json");
-                events |= accepted.eq_ignore_ascii_case("text/event-stream");
-            }
-        } else if header == MCP_METHOD {
-            once(&mut method, value)?;
-        } else if header == MCP_PROTOCOL_VERSION {
-            once(&mut version, value)?;
-        } else if header == MCP_NAME && matches!(request, Stateless::Call(_)) {
-            once(&mut name, value)?;
-        }
-    }
-    let host: http::uri::Authority = host?.parse().ok()?;
-    if !hosts.allow(&host) {
-        return None;
-    }
-    if !essence(content_type?).eq_ignore_ascii_case("application/json") || !json || !events {
-        return None;
-    }
+    let seen = Seen::read(headers)?;
+    (!seen.session).then_some(())?;
+    seen.plain(hosts)?;
     match request {
-        Stateless::Listing => (method? == "tools/list").then_some(())?,
+        Stateless::Listing => (seen.method? == "tools/list").then_some(())?,
         Stateless::Call(tool) => {
-            (method? == "tools/call").then_some(())?;
-            let name = name?;
+            (seen.method? == "tools/call").then_some(())?;
+            let name = seen.name?;
             (name == tool && !name.starts_with("=?")).then_some(())?;
         }
     }
-    version
+    seen.version
+}
+
+/// Whether the headers of a request in a session that opened on `revision`
+/// ask for nothing the transport leaves to rmcp: the plain headers
+/// ([`Seen::plain`]), no `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` (rmcp
+/// checks those against the body and the tool), and an
+/// `MCP-Protocol-Version`, if there is one, naming the session's revision.
+pub(super) fn in_session(headers: &http::HeaderMap, hosts: &Hosts, revision: &str) -> bool {
+    Seen::read(headers).is_some_and(|seen| {
+        seen.plain(hosts).is_some()
+            && seen.method.is_none()
+            && seen.name.is_none()
+            && !seen.param
+            && seen.version.is_none_or(|v| v == revision)
+    })
 }
 
 /// The hosts a request may name, read once from the list rmcp is given:

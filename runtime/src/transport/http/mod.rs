@@ -8,15 +8,18 @@
 //! are then read, up to the size limit and within the body deadline, and
 //! checked by the guard ([`super::guard`]). A call to a tool whose
 //! permission the token does not grant is `403` naming the scope. A
-//! stateless 2026-07-28 `tools/list` that asks nothing unusual is answered
-//! from the descriptors' text ([`listing`](crate::mcp::listing)). What passes is handed to
-//! rmcp, which checks `Host` and `Origin` against the allow-lists given
-//! here, with the authenticated caller in the request's extensions.
+//! `tools/list`, or a call of a tool that cannot talk back, that asks
+//! nothing unusual is answered by the shortcut ([`crate::mcp::shortcut`])
+//! when it is stateless (2026-07-28) or in a session whose revision the
+//! transport knows ([`sessions`]). What passes is handed to rmcp, which
+//! checks `Host` and `Origin` against the allow-lists given here, with the
+//! authenticated caller in the request's extensions.
 
 mod answer;
 mod headers;
 pub(crate) mod listener;
 mod service;
+mod sessions;
 
 pub use service::HttpService;
 #[cfg(feature = "auth")]

@@ -2,9 +2,12 @@
 //! application mounts and what the server's own listener serves.
 
 use super::answer::{self, Answering, Body, json_response, refusal};
-use super::headers::{Hosts, MCP_SESSION_ID, Stateless, repeated, stateless, unread_of};
+use super::headers::{
+    Hosts, MCP_SESSION_ID, Stateless, in_session, repeated, stateless, unread_of,
+};
+use super::sessions::Sessions;
 use super::{Gate, MCP_PATH};
-use crate::mcp::shortcut::Shortcut;
+use crate::mcp::shortcut::{Asked, Pending, Shortcut};
 use crate::transport::connections::Place;
 use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Passed, Refused, RequestId, Unread};
@@ -15,7 +18,6 @@ use http_body_util::{BodyExt, Full, Limited};
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use std::collections::HashSet;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -77,9 +79,6 @@ pub(crate) enum Mount {
     App,
 }
 
-/// The ids of requests in progress, by the session they were sent in.
-type SessionIds = std::sync::Mutex<HashSet<(Box<str>, RequestId)>>;
-
 /// What every request shares.
 struct Shared<H: ServerHandler> {
     service: StreamableHttpService<H, LocalSessionManager>,
@@ -87,8 +86,8 @@ struct Shared<H: ServerHandler> {
     /// Held from an `initialize`'s check against the limit until rmcp
     /// answered it.
     admitting: tokio::sync::Mutex<()>,
-    /// The ids of requests in progress in each session.
-    session_ids: Arc<SessionIds>,
+    /// rmcp's sessions as the transport sees them.
+    open: Arc<Sessions>,
     limits: Limits,
     shortcut: Option<Arc<dyn Shortcut>>,
     /// The `Host` values rmcp accepts, for the requests answered here.
@@ -192,7 +191,11 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
             // Without an allowed origin (a mounted service nobody gave
             // one), every browser's request is refused, not every one let in.
             .enforce_origin_validation();
-        let sessions = Arc::new(LocalSessionManager::default());
+        // The transport ends unused sessions itself (`super::sessions`):
+        // rmcp would end those whose requests were all answered here.
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = None;
+        let sessions = Arc::new(sessions);
         HttpService {
             shared: Arc::new(Shared {
                 service: StreamableHttpService::new(
@@ -202,7 +205,7 @@ impl<H: ServerHandler + Clone + Send + Sync + 'static> HttpService<H> {
                 ),
                 sessions,
                 admitting: tokio::sync::Mutex::new(()),
-                session_ids: Arc::new(std::sync::Mutex::new(HashSet::new())),
+                open: Arc::default(),
                 limits,
                 shortcut,
                 hosts: Hosts::new(&hosts),
@@ -410,7 +413,28 @@ where
     #[cfg(not(feature = "auth"))]
     let caller: Option<crate::registry::policy::Caller> = None;
     if request.method() != Method::POST {
-        return shared.service.handle(request).await;
+        // A stream a client keeps open uses its session until it ends.
+        let in_use = session_of(request.headers()).and_then(|id| shared.open.using(id));
+        let ending = (request.method() == Method::DELETE)
+            .then(|| session_of(request.headers()).map(Box::<str>::from))
+            .flatten();
+        let response = shared.service.handle(request).await;
+        if let Some(session) = ending
+            && response.status().is_success()
+        {
+            shared.open.ended(&session);
+        }
+        return match in_use {
+            None => response,
+            Some(in_use) => answer::answered(
+                response,
+                Answering {
+                    stopped: shared.stopped.clone(),
+                    last_words: None,
+                    held: in_use,
+                },
+            ),
+        };
     }
     let (parts, body) = request.into_parts();
     let bytes = match read_body(shared, body, unread).await {
@@ -505,10 +529,12 @@ where
     }
 }
 
-/// Answers a POST that arrived whole: a listing from the baked text, a
-/// refusal of a call the token may not make, a stateless call the
+/// Answers a POST that arrived whole: a stateless listing from the baked
+/// text, a refusal of a call the token may not make, a stateless call the
 /// shortcut can answer, a refusal of a session beyond the limit or of an
-/// id already in use, or else rmcp's answer.
+/// id already in use, a listing or a call in a session the shortcut can
+/// answer, or else rmcp's answer (recording the session an `initialize`
+/// opens).
 async fn answer_arrived<H, T>(shared: &Shared<H>, request: Arrived, held: T) -> Response<Body>
 where
     H: ServerHandler + Send + 'static,
@@ -528,7 +554,7 @@ where
         let caller = caller
             .clone()
             .unwrap_or_else(crate::registry::policy::Caller::operator);
-        if let Some(answer) = shortcut.list(&bytes, &caller, Some(version)) {
+        if let Some(answer) = shortcut.list(&bytes, &caller, Asked::Stateless(version)) {
             return json_response(StatusCode::OK, answer.into_string());
         }
     }
@@ -539,43 +565,24 @@ where
         return response;
     }
     if let (Some(shortcut), Some(tool), Some(id)) = (&shared.shortcut, &passed.tool, &passed.id)
-        && let Some(call) = passed.call.take()
         && let Some(version) = stateless(&parts.headers, &shared.hosts, Stateless::Call(tool))
+        && let Some(call) = passed.call.take()
     {
         let caller = caller
             .clone()
             .unwrap_or_else(crate::registry::policy::Caller::operator);
-        if let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, Some(version)) {
-            // Run apart from the connection, which must be free to answer
-            // when the grace period ends: a synchronous handler run in
-            // place would otherwise hold the answer until it returned.
-            let mut running = tokio::spawn(pending);
-            return tokio::select! {
-                biased;
-                () = shared.stopped.cancelled() => {
-                    running.abort();
-                    answer::stopped(passed.id.as_ref(), unread)
-                }
-                text = &mut running => match text {
-                    Ok(text) => json_response(StatusCode::OK, text),
-                    Err(error) => {
-                        tracing::error!(%error, "a call answered without rmcp failed outside its handler");
-                        let id = passed.id.as_ref().map(RequestId::to_json);
-                        json_response(
-                            StatusCode::INTERNAL_SERVER_ERROR,
-                            guard::error_response(id.as_deref(), unread, guard::INTERNAL_ERROR, "Internal error: the call failed; consult the server log"),
-                        )
-                    }
-                },
-            };
+        if let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, Asked::Stateless(version))
+        {
+            return run_call(shared, pending, id, unread, |_| {}).await;
         }
     }
-    let session = parts
-        .headers
-        .get(MCP_SESSION_ID)
-        .and_then(|v| v.to_str().ok())
-        .map(Box::<str>::from);
-    let admitting = match (&session, passed.method) {
+    let session = session_of(&parts.headers);
+    let in_use = session.and_then(|id| shared.open.using(id));
+    if let (Some(session), Some(cancelled)) = (session, &passed.cancels) {
+        // rmcp, which hears of it too, never saw a call the shortcut runs.
+        shared.open.cancel(session, cancelled);
+    }
+    let admitting = match (session, passed.method) {
         (None, guard::Method::Initialize) => match open_session(shared, passed.id.as_ref()).await {
             Ok(admitting) => Some(admitting),
             Err(refused) => return refusal(StatusCode::SERVICE_UNAVAILABLE, &refused, unread),
@@ -583,19 +590,53 @@ where
         _ => None,
     };
     let session_id = match (session, &passed.id) {
-        (Some(session), Some(id)) => match SessionId::take(&shared.session_ids, session, id) {
+        (Some(session), Some(id)) => match shared.open.take_id(session, id) {
             Some(taken) => Some(taken),
             None => return refusal(StatusCode::BAD_REQUEST, &guard::id_in_use(id), unread),
         },
         _ => None,
     };
+    if let (Some(shortcut), Some(session), Some(id), Some(taken)) =
+        (&shared.shortcut, session, &passed.id, &session_id)
+        && (passed.lists_tools() || passed.call.is_some())
+        && let Some(negotiated) = shared.open.revision(session, &shared.sessions).await
+        && let Some(revision) = negotiated.get()
+        && in_session(&parts.headers, &shared.hosts, revision.as_str())
+    {
+        let caller = caller
+            .clone()
+            .unwrap_or_else(crate::registry::policy::Caller::operator);
+        let asked = Asked::Session(revision);
+        if passed.lists_tools()
+            && let Some(answer) = shortcut.list(&bytes, &caller, asked)
+        {
+            return json_response(StatusCode::OK, answer.into_string());
+        }
+        if let Some(call) = passed.call.take()
+            && let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, asked)
+        {
+            return run_call(shared, pending, id, unread, |call| taken.running(call)).await;
+        }
+    }
     let request = Request::from_parts(parts, Full::new(bytes));
     let response = tokio::select! {
         biased;
         () = shared.stopped.cancelled() => return answer::stopped(passed.id.as_ref(), unread),
         response = shared.service.handle(request) => response,
     };
-    drop(admitting);
+    let response = match admitting {
+        Some(admitting) => {
+            let response = shared.open.opening(
+                response,
+                passed.version.as_deref(),
+                &shared.sessions,
+                &shared.rmcp_stop,
+            );
+            drop(admitting);
+            response
+        }
+        None => response,
+    };
     let response = answer::as_json_rpc(response, passed.id.as_ref(), unread).await;
     answer::answered(
         response,
@@ -605,9 +646,53 @@ where
                 .id
                 .as_ref()
                 .map(|id| guard::stopped(Some(id)).response(unread)),
-            held: (held, session_id),
+            held: (held, session_id, in_use),
         },
     )
+}
+
+/// The session a request names.
+fn session_of(headers: &http::HeaderMap) -> Option<&str> {
+    headers.get(MCP_SESSION_ID).and_then(|v| v.to_str().ok())
+}
+
+/// Runs a call the shortcut took, apart from the connection, which must be
+/// free to answer when the grace period ends (a synchronous handler run in
+/// place would otherwise hold the answer until it returned); `running` is
+/// told what cancels it. A cancelled call's stream ends without an answer,
+/// as rmcp's does.
+async fn run_call<H: ServerHandler>(
+    shared: &Shared<H>,
+    pending: Pending,
+    id: &RequestId,
+    unread: Unread,
+    running: impl FnOnce(tokio::task::AbortHandle),
+) -> Response<Body> {
+    let mut call = tokio::spawn(pending);
+    running(call.abort_handle());
+    tokio::select! {
+        biased;
+        () = shared.stopped.cancelled() => {
+            call.abort();
+            answer::stopped(Some(id), unread)
+        }
+        text = &mut call => match text {
+            Ok(text) => json_response(StatusCode::OK, text),
+            Err(error) if error.is_cancelled() => answer::no_answer(),
+            Err(error) => {
+                tracing::error!(%error, "a call answered without rmcp failed outside its handler");
+                json_response(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    guard::error_response(
+                        Some(&id.to_json()),
+                        unread,
+                        guard::INTERNAL_ERROR,
+                        "Internal error: the call failed; consult the server log",
+                    ),
+                )
+            }
+        },
+    }
 }
 
 /// A place for an `initialize` among the sessions, or the refusal of one
@@ -628,37 +713,6 @@ async fn open_session<'s, H: ServerHandler>(
         return Err(guard::over_session_limit(id, shared.gate.max_sessions));
     }
     Ok(admitting)
-}
-
-/// The id of a request in progress in a session, given back when its
-/// answer was written.
-struct SessionId {
-    ids: Arc<SessionIds>,
-    key: (Box<str>, RequestId),
-}
-
-impl SessionId {
-    /// The id `id` in `session`, or `None` when a request in progress
-    /// there already has it.
-    fn take(ids: &Arc<SessionIds>, session: Box<str>, id: &RequestId) -> Option<SessionId> {
-        let key = (session, id.clone());
-        ids.lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.clone())
-            .then(|| SessionId {
-                ids: ids.clone(),
-                key,
-            })
-    }
-}
-
-impl Drop for SessionId {
-    fn drop(&mut self) {
-        self.ids
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.key);
-    }
 }
 
 /// Whether `request` asks for the Protected Resource Metadata.
