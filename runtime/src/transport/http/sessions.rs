@@ -92,15 +92,7 @@ impl Sessions {
         else {
             return response;
         };
-        let negotiated = Arc::new(Negotiated::default());
-        locked(&self.open).insert(
-            id.into(),
-            Open {
-                negotiated: negotiated.clone(),
-                in_progress: 0,
-                last_used: Instant::now(),
-            },
-        );
+        let negotiated = self.record(id);
         if !self.sweeping.swap(true, Ordering::AcqRel) {
             tokio::spawn(sweep(
                 Arc::downgrade(self),
@@ -121,6 +113,20 @@ impl Sessions {
             }
             .boxed()
         })
+    }
+
+    /// Records session `id` as open, its revision not yet known.
+    fn record(&self, id: &str) -> Arc<Negotiated> {
+        let negotiated = Arc::new(Negotiated::default());
+        locked(&self.open).insert(
+            id.into(),
+            Open {
+                negotiated: negotiated.clone(),
+                in_progress: 0,
+                last_used: Instant::now(),
+            },
+        );
+        negotiated
     }
 
     /// The revision session `id` opened on, when rmcp still has the
@@ -335,14 +341,8 @@ mod tests {
         let sessions = Arc::new(Sessions::default());
         let start = Instant::now();
         for id in ["a", "b"] {
-            locked(&sessions.open).insert(
-                id.into(),
-                Open {
-                    negotiated: Arc::default(),
-                    in_progress: 0,
-                    last_used: start,
-                },
-            );
+            sessions.record(id);
+            locked(&sessions.open).get_mut(id).unwrap().last_used = start;
         }
         let held = sessions.using("a").unwrap();
         assert_eq!(
@@ -359,6 +359,38 @@ mod tests {
         );
         assert_eq!(sessions.unused(ended + IDLE), vec![Arc::<str>::from("a")]);
         assert!(sessions.using("a").is_none(), "taken out");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn rmcp_is_told_to_end_the_sessions_unused_for_the_idle_time_and_no_other() {
+        let mut rmcp = LocalSessionManager::default();
+        rmcp.session_config.keep_alive = None;
+        rmcp.session_config.init_timeout = None;
+        let rmcp = Arc::new(rmcp);
+        let sessions = Arc::new(Sessions::default());
+        let (unused, _) = rmcp.create_session().await.unwrap();
+        let (used, _) = rmcp.create_session().await.unwrap();
+        sessions.record(&unused);
+        sessions.record(&used);
+        let stream = sessions.using(&used).unwrap();
+        let stop = CancellationToken::new();
+        tokio::spawn(sweep(
+            Arc::downgrade(&sessions),
+            Arc::downgrade(&rmcp),
+            stop.clone(),
+        ));
+        tokio::time::sleep(IDLE - Duration::from_secs(1)).await;
+        assert!(rmcp.has_session(&unused).await.unwrap(), "not yet unused");
+        tokio::time::sleep(SWEEP + Duration::from_secs(1)).await;
+        assert!(!rmcp.has_session(&unused).await.unwrap(), "ended");
+        assert!(
+            rmcp.has_session(&used).await.unwrap(),
+            "a stream in progress"
+        );
+        drop(stream);
+        tokio::time::sleep(IDLE + SWEEP).await;
+        assert!(!rmcp.has_session(&used).await.unwrap(), "ended once unused");
+        stop.cancel();
     }
 
     #[test]
