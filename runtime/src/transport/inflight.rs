@@ -8,11 +8,13 @@
 //! becomes a task holding its answer). So the guard records each request
 //! here before rmcp sees it ([`InFlight::enter`]), refusing an id already in
 //! flight, and waits while the limit is reached. The writer claims a
-//! request's answer before writing it ([`InFlight::claim`]), so that no
-//! other answer is written for it, and crosses the request off only once the
-//! answer reached the output ([`InFlight::written`]): whoever finds an id free
-//! (the thread that answers listings as it reads them, a new request under
-//! the id) finds its earlier answer already written.
+//! request's answer when it takes it to write ([`InFlight::claim`]): the
+//! request leaves, so no other answer is written for it, and a new request
+//! under its id, whose answer goes through the same writer, is answered
+//! after it. Until the claimed answer reached the output
+//! ([`InFlight::written`]), the id counts as being written, which the thread
+//! that answers listings as it reads them, writing past the writer, asks
+//! ([`InFlight::being_written`]) so that it never overtakes that answer.
 //! While the limit holds the guard reads no input, so the client's writes
 //! block until it reads its answers: back-pressure for every kind of request.
 //!
@@ -48,7 +50,7 @@ pub(crate) struct InFlight {
 #[derive(Default)]
 struct Ids {
     in_flight: HashSet<RequestId>,
-    /// The requests in flight whose answers are being written.
+    /// The requests whose answers were claimed and not yet written.
     claimed: HashSet<RequestId>,
     cancelled: HashSet<RequestId>,
     /// The cancelled ids, oldest first, to forget past the bound.
@@ -116,29 +118,34 @@ impl InFlight {
         }
     }
 
-    /// Claims the answer of the request under `id`, about to be written:
-    /// false when it is not in flight or another answer claimed it, and the
-    /// answer is then dropped. The id stays in use until
-    /// [`InFlight::written`].
+    /// Claims the answer of the request under `id`, to be written now: the
+    /// request leaves, and its id is being written until
+    /// [`InFlight::written`]. False when it was not in flight (cancelled,
+    /// answered at shutdown): the answer is then dropped.
     pub(crate) fn claim(&self, id: &RequestId) -> bool {
         let mut ids = self.ids();
-        ids.in_flight.contains(id) && ids.claimed.insert(id.clone())
+        if !ids.in_flight.remove(id) {
+            return false;
+        }
+        ids.claimed.insert(id.clone());
+        drop(ids);
+        self.left.notify_waiters();
+        true
     }
 
-    /// Crosses off the requests whose claimed answers reached the output.
+    /// The claimed answers of the requests under `answered` reached the
+    /// output.
     pub(crate) fn written(&self, answered: impl IntoIterator<Item = RequestId>) {
         let mut ids = self.ids();
-        let mut left = false;
         for id in answered {
-            if ids.claimed.remove(&id) {
-                ids.in_flight.remove(&id);
-                left = true;
-            }
+            ids.claimed.remove(&id);
         }
-        drop(ids);
-        if left {
-            self.left.notify_waiters();
-        }
+    }
+
+    /// Whether the answer of a request under `id` was claimed and has not
+    /// yet reached the output.
+    pub(crate) fn being_written(&self, id: &RequestId) -> bool {
+        self.ids().claimed.contains(id)
     }
 
     /// Crosses off the request under `id`, which the client cancelled: it
@@ -148,7 +155,6 @@ impl InFlight {
         if !ids.in_flight.remove(id) {
             return;
         }
-        ids.claimed.remove(id);
         if ids.cancelled.insert(id.clone()) {
             ids.order.push_back(id.clone());
             if ids.order.len() > REMEMBERED_CANCELLATIONS
@@ -172,15 +178,9 @@ impl InFlight {
         }
     }
 
-    /// Takes every request still in flight out, for the transport to
-    /// answer; those whose answers are being written stay, until they are.
+    /// Takes every request still in flight out, for the transport to answer.
     pub(crate) fn abandon(&self) -> Vec<RequestId> {
-        let mut ids = self.ids();
-        let Ids {
-            in_flight, claimed, ..
-        } = &mut *ids;
-        let abandoned: Vec<RequestId> = in_flight.extract_if(|id| !claimed.contains(id)).collect();
-        drop(ids);
+        let abandoned: Vec<RequestId> = self.ids().in_flight.drain().collect();
         self.left.notify_waiters();
         abandoned
     }
@@ -276,13 +276,12 @@ mod tests {
         assert_eq!(inflight.enter(&id(1)).await, Err(Refusal::InUse));
         assert!(inflight.claim(&id(1)));
         assert!(!inflight.claim(&id(1)), "answered once");
-        assert_eq!(
-            inflight.refusal(&id(1)),
-            Some(Refusal::InUse),
-            "in use while its answer is being written"
-        );
+        assert!(inflight.being_written(&id(1)));
+        // Its answer is on its way through the writer, ahead of any new
+        // request's under the same id.
+        assert_eq!(inflight.refusal(&id(1)), None);
         inflight.written([id(1)]);
-        assert!(!inflight.claim(&id(1)), "crossed off");
+        assert!(!inflight.being_written(&id(1)));
         inflight.enter(&id(1)).await.unwrap();
     }
 
@@ -315,9 +314,6 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert!(!waiting.is_finished(), "held while two are in flight");
         assert!(inflight.claim(&id(2)));
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        assert!(!waiting.is_finished(), "held until the answer is written");
-        inflight.written([id(2)]);
         tokio::time::timeout(Duration::from_secs(1), waiting)
             .await
             .expect("let in once one left")
@@ -326,7 +322,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn abandoning_takes_out_every_request_whose_answer_is_not_being_written() {
+    async fn abandoning_takes_out_every_request_and_ends_the_wait_for_drained() {
         let inflight = InFlight::new(8);
         inflight.enter(&id(1)).await.unwrap();
         inflight
@@ -337,14 +333,11 @@ mod tests {
         assert!(inflight.claim(&id(2)));
         let mut abandoned = inflight.abandon();
         abandoned.sort_by_key(|id| id.to_json());
-        assert_eq!(abandoned, vec![RequestId::String("a".into()), id(1)]);
-        assert!(
-            tokio::time::timeout(Duration::from_millis(50), inflight.drained())
-                .await
-                .is_err(),
-            "the answer being written is still in flight"
+        assert_eq!(
+            abandoned,
+            vec![RequestId::String("a".into()), id(1)],
+            "not the one whose answer is being written"
         );
-        inflight.written([id(2)]);
         tokio::time::timeout(Duration::from_secs(1), inflight.drained())
             .await
             .unwrap();

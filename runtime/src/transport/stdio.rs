@@ -116,8 +116,8 @@ impl<W: AsyncWrite + Unpin> Out<W> {
                     writer.flush().await
                 }
                 .await;
-                // Crossed off even when the write failed: the answer will
-                // never be written, and nobody waits for it.
+                // Done with even when the write failed: nothing will be
+                // written after it.
                 inflight.written(answered);
                 wrote
             }
@@ -137,9 +137,9 @@ impl<W: AsyncWrite + Unpin> Out<W> {
 /// A thread that writes what it is given to stdout, flushing whenever it
 /// has nothing more to write. It holds stdout's lock only while it writes,
 /// so the thread reading stdin can write a listing between two of its
-/// batches (each batch is whole lines). The requests a batch answers are
-/// crossed off once it is flushed: the reading thread answers a listing
-/// only under an id no longer in flight, so after its earlier answer.
+/// batches (each batch is whole lines). The answers a batch carries are
+/// written once it is flushed: the reading thread answers a listing only
+/// under an id whose earlier answer is not still being written.
 struct StdoutThread {
     chunks: mpsc::Sender<(Vec<u8>, Vec<guard::RequestId>)>,
     done: tokio::sync::oneshot::Receiver<std::io::Result<()>>,
@@ -165,9 +165,8 @@ impl StdoutThread {
                         }
                         let wrote = wrote.and_then(|()| out.flush());
                         drop(out);
-                        // Crossed off even when the write failed: the
-                        // answer will never be written, and nobody waits
-                        // for it.
+                        // Done with even when the write failed: nothing
+                        // will be written after it.
                         inflight.written(answered);
                         wrote?;
                     }
@@ -207,7 +206,9 @@ impl StdoutThread {
 struct ReaderShortcut {
     shortcut: Arc<dyn Shortcut>,
     max_depth: usize,
-    /// A listing whose id is in flight is left to the guard, which refuses it.
+    /// A listing whose id is in flight is left to the guard, which refuses
+    /// it; one whose id's answer is being written, to the guard too, which
+    /// answers it after that answer.
     inflight: Arc<InFlight>,
     /// The lines handed to the guard that it has not yet been through: a
     /// listing is answered here only when there are none, so that it never
@@ -241,9 +242,9 @@ impl ReaderShortcut {
             || memchr::memmem::find(line, b"tools/list").is_none()
             || !guard::inspect(line, self.max_depth).is_ok_and(|passed| {
                 passed.lists_tools()
-                    && passed
-                        .id
-                        .is_some_and(|id| self.inflight.refusal(&id).is_none())
+                    && passed.id.is_some_and(|id| {
+                        self.inflight.refusal(&id).is_none() && !self.inflight.being_written(&id)
+                    })
             })
         {
             return Answered::No;

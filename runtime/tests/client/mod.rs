@@ -597,6 +597,10 @@ impl tracing::Subscriber for Direct {
 
 impl Direct {
     pub fn count(&self) -> usize {
+        // A callsite first met on another thread at the moment this
+        // thread's subscriber was installed can be left believing no
+        // subscriber wants its events; asking again settles it.
+        tracing_core::callsite::rebuild_interest_cache();
         self.0.load(Ordering::SeqCst)
     }
 
