@@ -71,6 +71,22 @@ impl HttpSession {
         client::exchange(self.address, "POST", "/mcp", &headers, &message.to_string()).await
     }
 
+    /// Starts a call under `id` that pauses for ten seconds, and waits
+    /// until the shortcut runs it; its answer, once it has one.
+    async fn slow_call(
+        self: &Arc<Self>,
+        id: i64,
+        direct: &client::Direct,
+    ) -> tokio::task::JoinHandle<Answer> {
+        let session = self.clone();
+        let slow =
+            tokio::spawn(
+                async move { session.call(id, "items_pause", json!({"ms": 10_000})).await },
+            );
+        direct.running().await;
+        slow
+    }
+
     async fn call(&self, id: i64, tool: &str, arguments: Value) -> Answer {
         let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": tool, "arguments": arguments}});
@@ -201,11 +217,7 @@ fn a_cancelled_session_call_gets_no_answer_and_its_id_is_free_once_it_ended() {
     counting(|direct| async move {
         let (address, _stop) = client::listen(server(true)).await;
         let session = Arc::new(HttpSession::open(address, "2025-11-25").await);
-        let slow = tokio::spawn({
-            let session = session.clone();
-            async move { session.call(7, "items_pause", json!({"ms": 10_000})).await }
-        });
-        direct.running().await;
+        let slow = session.slow_call(7, &direct).await;
         let again = session.call(7, "items_list", json!({})).await;
         assert_eq!(
             again.status, 400,
@@ -231,12 +243,8 @@ fn a_session_call_in_progress_at_the_end_of_the_grace_period_is_told_the_server_
     counting(|direct| async move {
         let server = server(true).shutdown_grace(Duration::from_millis(200));
         let (address, stop) = client::listen(server).await;
-        let session = HttpSession::open(address, "2025-11-25").await;
-        let slow =
-            tokio::spawn(
-                async move { session.call(1, "items_pause", json!({"ms": 10_000})).await },
-            );
-        direct.running().await;
+        let session = Arc::new(HttpSession::open(address, "2025-11-25").await);
+        let slow = session.slow_call(1, &direct).await;
         drop(stop);
         let answer = tokio::time::timeout(Duration::from_secs(5), slow)
             .await
@@ -253,11 +261,7 @@ fn a_session_call_in_progress_when_the_client_ends_the_session_gets_no_answer() 
     counting(|direct| async move {
         let (address, _stop) = client::listen(server(true)).await;
         let session = Arc::new(HttpSession::open(address, "2025-11-25").await);
-        let slow = tokio::spawn({
-            let session = session.clone();
-            async move { session.call(1, "items_pause", json!({"ms": 10_000})).await }
-        });
-        direct.running().await;
+        let slow = session.slow_call(1, &direct).await;
         let headers = [("Mcp-Session-Id", session.id.as_str())];
         let deleted = client::exchange(address, "DELETE", "/mcp", &headers, "").await;
         assert!(deleted.status < 300, "{}", deleted.status);

@@ -282,7 +282,9 @@ impl http_body::Body for Tap {
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
         let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        if let std::task::Poll::Ready(Some(Ok(frame))) = &polled
+        // Frames after the result are not looked at.
+        if self.waiting.is_some()
+            && let std::task::Poll::Ready(Some(Ok(frame))) = &polled
             && let Some(data) = frame.data_ref()
             && is_result(data)
             && let Some((negotiated, version)) = self.waiting.take()
