@@ -239,6 +239,38 @@ fn a_cancelled_session_call_gets_no_answer_and_its_id_is_free_once_it_ended() {
 }
 
 #[test]
+fn a_session_call_whose_client_closed_its_connection_runs_on_until_cancelled() {
+    counting(|direct| async move {
+        let (address, _stop) = client::listen(server(true)).await;
+        let session = Arc::new(HttpSession::open(address, "2025-11-25").await);
+        let slow = session.slow_call(7, &direct).await;
+        // The client goes, its connection with it: in a session that is
+        // not a cancellation.
+        slow.abort();
+        let _ = slow.await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let again = session.call(7, "items_list", json!({})).await;
+        assert_eq!(again.status, 400, "the call runs on: {}", again.body);
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 7, "reason": "enough"}});
+        assert_eq!(session.post(&cancel, &[]).await.status, 202);
+        let freed = async {
+            loop {
+                let reused = session.call(7, "items_list", json!({})).await;
+                if reused.status != 400 {
+                    return reused;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        let reused = tokio::time::timeout(Duration::from_secs(5), freed)
+            .await
+            .expect("the id is free once the cancelled call ended");
+        assert!(reused.json()["result"].is_object(), "{}", reused.body);
+    });
+}
+
+#[test]
 fn a_session_call_in_progress_at_the_end_of_the_grace_period_is_told_the_server_stopped() {
     counting(|direct| async move {
         let server = server(true).shutdown_grace(Duration::from_millis(200));

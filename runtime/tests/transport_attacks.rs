@@ -660,3 +660,35 @@ async fn a_call_still_running_when_stdin_closed_and_the_grace_period_ended_is_an
             .unwrap();
     }
 }
+
+/// The tasks alive on this test's runtime, once they are no more than
+/// `most` (within 5 s); how many there were at the last look.
+async fn alive_tasks_settle_at(most: usize) -> usize {
+    let metrics = tokio::runtime::Handle::current().metrics();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while metrics.num_alive_tasks() > most && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    metrics.num_alive_tasks()
+}
+
+#[test]
+fn a_stateless_call_whose_client_closed_its_connection_is_cancelled() {
+    client::counting(|direct| async move {
+        let (address, _stop) = client::listen(server()).await;
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let request =
+            client::stateless_call_request(address, 1, "items_pause", json!({"ms": 10_000}));
+        stream.write_all(request.as_bytes()).await.unwrap();
+        direct.running().await;
+        let running = tokio::runtime::Handle::current()
+            .metrics()
+            .num_alive_tasks();
+        drop(stream);
+        // Closing the response is the call's cancellation from 2026-07-28
+        // on: the connection's task and the call's both end, where a call
+        // left running would hold its task (and what its handler holds)
+        // for the ten seconds it pauses, past every connection limit.
+        assert!(alive_tasks_settle_at(running - 2).await <= running - 2);
+    });
+}

@@ -7,7 +7,7 @@ use super::headers::{
 };
 use super::sessions::Sessions;
 use super::{Gate, MCP_PATH};
-use crate::mcp::shortcut::{Asked, Pending, Shortcut};
+use crate::mcp::shortcut::{Asked, Shortcut};
 use crate::transport::connections::Place;
 use crate::transport::error::ServeError;
 use crate::transport::guard::{self, Passed, Refused, RequestId, Unread};
@@ -573,7 +573,8 @@ where
             .unwrap_or_else(crate::registry::policy::Caller::operator);
         if let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, Asked::Stateless(version))
         {
-            return run_call(shared, pending, id, unread, |_| {}).await;
+            let call = tokio::spawn(pending);
+            return run_call(shared, call, OnDisconnect::Cancel, id, unread).await;
         }
     }
     let session = session_of(&parts.headers);
@@ -596,7 +597,7 @@ where
         },
         _ => None,
     };
-    if let (Some(shortcut), Some(session), Some(id), Some(taken)) =
+    if let (Some(shortcut), Some(session), Some(id), Some(_)) =
         (&shared.shortcut, session, &passed.id, &session_id)
         && (passed.lists_tools() || passed.call.is_some())
         && let Some(negotiated) = shared.open.revision(session, &shared.sessions).await
@@ -614,8 +615,10 @@ where
         }
         if let Some(call) = passed.call.take()
             && let Some(pending) = shortcut.call(id.to_rmcp(), call, &caller, asked)
+            && let Some(taken) = session_id
         {
-            return run_call(shared, pending, id, unread, |call| taken.running(call)).await;
+            let call = taken.run(pending, in_use);
+            return run_call(shared, call, OnDisconnect::RunOn, id, unread).await;
         }
     }
     let request = Request::from_parts(parts, Full::new(bytes));
@@ -656,20 +659,44 @@ fn session_of(headers: &http::HeaderMap) -> Option<&str> {
     headers.get(MCP_SESSION_ID).and_then(|v| v.to_str().ok())
 }
 
-/// Runs a call the shortcut took, apart from the connection, which must be
-/// free to answer when the grace period ends (a synchronous handler run in
-/// place would otherwise hold the answer until it returned); `running` is
-/// told what cancels it. A cancelled call's stream ends without an answer,
-/// as rmcp's does.
+/// What a client's closing its connection in the middle of a call the
+/// shortcut runs means for the call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnDisconnect {
+    /// It is cancelled: from 2026-07-28 on, closing a request's response
+    /// stream is its cancellation, which the server must honour, and a
+    /// stateless request has no other.
+    Cancel,
+    /// It runs on ([`SessionId::run`](super::sessions::SessionId::run)):
+    /// in a session, a disconnection is not a cancellation.
+    RunOn,
+}
+
+/// Stops a call when dropped.
+struct CancelOnDrop(tokio::task::AbortHandle);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Answers a call the shortcut took, which runs as a task apart from the
+/// connection: the connection must be free to answer when the grace period
+/// ends (a synchronous handler run in place would otherwise hold the answer
+/// until it returned). A cancelled call's stream ends without an answer, as
+/// rmcp's does.
 async fn run_call<H: ServerHandler>(
     shared: &Shared<H>,
-    pending: Pending,
+    mut call: tokio::task::JoinHandle<String>,
+    on_disconnect: OnDisconnect,
     id: &RequestId,
     unread: Unread,
-    running: impl FnOnce(tokio::task::AbortHandle),
 ) -> Response<Body> {
-    let mut call = tokio::spawn(pending);
-    running(call.abort_handle());
+    // Dropped with this request's future, which hyper drops when the
+    // client closes the connection before the answer.
+    let _cancel =
+        (on_disconnect == OnDisconnect::Cancel).then(|| CancelOnDrop(call.abort_handle()));
     tokio::select! {
         biased;
         () = shared.stopped.cancelled() => {

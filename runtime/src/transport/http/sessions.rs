@@ -30,11 +30,12 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde::de::IgnoredAny;
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
-use tokio::task::AbortHandle;
+use tokio::task::{AbortHandle, JoinHandle};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -228,11 +229,30 @@ pub(super) struct SessionId {
 }
 
 impl SessionId {
-    /// The request is a call the shortcut runs: `call` cancels it.
-    pub(super) fn running(&self, call: AbortHandle) {
-        if let Some(slot) = locked(&self.sessions.ids).get_mut(&self.key) {
-            *slot = Some(call);
+    /// Runs a call the shortcut took under this id, as a task of its own
+    /// that keeps the id, and the session in use, until the call ended.
+    /// In a session, a client's closing its connection is not a
+    /// cancellation (the revisions with sessions say so); the call goes on,
+    /// and `notifications/cancelled`, DELETE or shutdown still find it.
+    pub(super) fn run<F>(self, call: F, in_use: Option<InUse>) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let sessions = self.sessions.clone();
+        let key = self.key.clone();
+        // Locked while the task is spawned: it gives the id back when it
+        // ends, which waits for the lock, so the handle recorded is never
+        // put in the place of a later request's under the same id.
+        let mut ids = locked(&sessions.ids);
+        let task = tokio::spawn(async move {
+            let _held = (self, in_use);
+            call.await
+        });
+        if let Some(slot) = ids.get_mut(&key) {
+            *slot = Some(task.abort_handle());
         }
+        task
     }
 }
 
