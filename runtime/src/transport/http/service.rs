@@ -418,6 +418,9 @@ where
         let ending = (request.method() == Method::DELETE)
             .then(|| session_of(request.headers()).map(Box::<str>::from))
             .flatten();
+        // rmcp reads no body but a POST's, and one body type for every
+        // request compiles its whole service once, not once per type.
+        let request = request.map(|_| Full::new(Bytes::new()));
         let response = shared.service.handle(request).await;
         if let Some(session) = ending
             && response.status().is_success()
