@@ -13,14 +13,18 @@
 # editing one handler body of the N = 10 crate, and the first round a cold
 # build of that crate as a stdio server from an empty target directory
 # (crates counted), and loads each side's N = 10 server over HTTP with wrk
-# (the trivial call at 1, 16 and 64 connections; requests per second, p99
+# (each side's server a binary of its own, from the generated `servers`
+# crate, as its users would build it; the trivial call at 1, 16 and 64
+# connections; requests per second, p99
 # and errors, where an error is a failed or non-2xx request or an answer
 # that is not a successful result; tooltable's server is also asked the
 # call statelessly, at revision 2026-07-28, which its own shortcut
 # answers without rmcp's session) and, in the first round, soaks every
 # server at once (16 connections each, calls and listings in turn),
 # reading its resident memory (VmRSS) before the load and after the soak,
-# and its threads after. wrk (Debian package) is installed if it is
+# and after it the part of that the server allocated (RssAnon: its heap
+# and its threads' stacks, the rest being its binary's pages), its threads
+# and the size of its binary's code. wrk (Debian package) is installed if it is
 # missing.
 #
 # --load: seconds per level of the load (default 5); --soak: the soak's
@@ -84,8 +88,8 @@ record() { printf '%s\t%s\n' "$1" "$2" | tee -a "$results/run$round.tsv"; }
 echo "== generating the crates and every framework's twin for N = $sizes"
 cargo build --release -q -p tooltable-bench
 "$release/tooltable-bench" generate --repo "$repo" --out "$bench" --sizes "$sizes"
-echo "== building harness_peers (release)"
-(cd "$bench" && cargo build --release -q -p harness_peers)
+echo "== building harness_peers and the servers (release)"
+(cd "$bench" && cargo build --release -q -p harness_peers $([[ $quick == 0 ]] && echo -p servers))
 
 # A stdio server of one side's N = 10 crate, alone in DIR: the crate, a
 # main that serves it as the framework's documentation does, and the
@@ -183,8 +187,7 @@ stateless_body='{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":
 start_server() {
     local side=$1 fifo=$scratch/$1.in holder headers status
     rm -f "$fifo"; mkfifo "$fifo"
-    "$release/harness_peers" serve --side "$side" --n 10 --transport http \
-        < "$fifo" > "$scratch/$side.address" 2> "$scratch/$side.log" &
+    "$release/serve-$side" < "$fifo" > "$scratch/$side.address" 2> "$scratch/$side.log" &
     pid[$side]=$!; servers+=($!)
     exec {holder}> "$fifo"; holders+=("$holder")
     for _ in $(seq 100); do
@@ -216,9 +219,13 @@ start_stateless() {
     errors[tooltable-stateless]=0
 }
 
-# A side's server's resident memory (VmRSS) in bytes, and its threads.
+# A side's server's resident memory (VmRSS) in bytes, the part of it
+# neither file nor shared memory (RssAnon), its threads, and the size of
+# its binary's code (.text).
 rss() { rss_of "${pid[$1]}"; }
+anonymous() { awk '/^RssAnon:/ { printf "%.0f\n", $2 * 1024 }' "/proc/${pid[$1]}/status"; }
 threads() { awk '/^Threads:/ { print $2 }' "/proc/${pid[$1]}/status"; }
+code() { size -A "$release/serve-$1" | awk '$1 == ".text" { print $2 }'; }
 
 # A figure of wrk's, by name, from the output file of a run.
 figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' "$2"; }
@@ -303,7 +310,9 @@ load_round() {
             grep -q $'^errors\t' "$out" || { cat "$out" >&2; echo "benches/peers.sh: the soak of $side printed no figures" >&2; exit 1; }
             errors[$side]=$(( errors[$side] + $(figure errors "$out") ))
             record "rss/peers/10/$side" "$(rss "$side")"
+            record "rss/peers-anonymous/10/$side" "$(anonymous "$side")"
             record "peers-soak/10/$side/threads" "$(threads "$side")"
+            record "code/peers/10/$side" "$(code "$side")"
         done
     fi
     for side in "${sides[@]}" tooltable-stateless; do record "peers-load/10/$side/errors" "${errors[$side]}"; done

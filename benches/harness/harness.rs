@@ -27,6 +27,7 @@ mod measure;
 #[allow(dead_code)]
 mod peers;
 mod results;
+mod rmcp_http;
 mod serve;
 mod served;
 mod startup;

@@ -276,7 +276,8 @@ impl Visit for Serve {
                     let _ = running.waiting().await;
                 });
             }
-            (Side::Rmcp, Transport::Http) => runtime.block_on(rmcp_http(crates.stored)),
+            (Side::Rmcp, Transport::Http) => runtime
+                .block_on(async { crate::rmcp_http::serve(listen().await, (crates.stored)()).await }),
             (Side::Peer(framework), transport) => {
                 let mut twin = Twin {
                     framework,
@@ -313,48 +314,6 @@ impl VisitPeers for Twin {
                 P::serve_http(listener).await
             }),
         }
-    }
-}
-
-/// rmcp's streamable HTTP service on hyper, one task per connection.
-async fn rmcp_http<S: ServerHandler + Clone + Send + Sync + 'static>(stored: fn() -> S) {
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService,
-    };
-    let listener = listen().await;
-    // The settings tooltable's transport gives the same service: no
-    // keep-alive pings, and a one-message reply as JSON.
-    let config = StreamableHttpServerConfig::default()
-        .with_sse_keep_alive(None)
-        .with_json_response(true);
-    // rmcp's service asks its factory for a handler per request; the stored
-    // router is built once and cloned, as tooltable's transport clones its
-    // adapter.
-    let server = stored();
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        // A reply rmcp streams (one that sends progress first) ends with a
-        // chunk written on its own, which with Nagle on waits for the
-        // client's delayed ACK; tooltable's transport turns Nagle off too.
-        let _ = stream.set_nodelay(true);
-        let service = service.clone();
-        tokio::spawn(async move {
-            let handler = hyper::service::service_fn(move |request| {
-                let service = service.clone();
-                async move { Ok::<_, Infallible>(service.handle(request).await) }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
-                .await;
-        });
     }
 }
 

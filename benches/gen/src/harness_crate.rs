@@ -55,7 +55,7 @@ impl Harness {
 /// The harness's sources, from benches/harness. Its entry point is kept as
 /// `harness.rs` there: cargo would take a `benches/harness/main.rs` for a
 /// bench target of the root package.
-const SOURCES: [(&str, &str); 14] = [
+const SOURCES: [(&str, &str); 15] = [
     ("main.rs", include_str!("../../harness/harness.rs")),
     ("connect.rs", include_str!("../../harness/connect.rs")),
     ("dispatch.rs", include_str!("../../harness/dispatch.rs")),
@@ -69,6 +69,7 @@ const SOURCES: [(&str, &str); 14] = [
     ("measure.rs", include_str!("../../harness/measure.rs")),
     ("peers.rs", include_str!("../../harness/peers.rs")),
     ("results.rs", include_str!("../../harness/results.rs")),
+    ("rmcp_http.rs", include_str!("../../harness/rmcp_http.rs")),
     ("serve.rs", include_str!("../../harness/serve.rs")),
     ("served.rs", include_str!("../../harness/served.rs")),
     ("startup.rs", include_str!("../../harness/startup.rs")),

@@ -25,6 +25,7 @@ mod layout;
 mod peers;
 mod report;
 mod rmcp_crate;
+mod servers_crate;
 mod spec;
 mod tooltable_crate;
 mod twin_crate;

@@ -1,5 +1,6 @@
 //! The generated workspace: every crate of every size (with the twins on
-//! the other frameworks), the harness,
+//! the other frameworks), the harness, each side's server as a binary of
+//! its own,
 //! notes-server's rmcp twin for the load test, and both sides of the
 //! realistic layout for the edit-compile-test loop, and the discovery
 //! catalogue as a tooltable server.
@@ -15,6 +16,7 @@ use crate::harness_crate::{self, Harness};
 use crate::layout::{self, Side};
 use crate::peers::Framework;
 use crate::rmcp_crate::{self, Variant};
+use crate::servers_crate;
 use crate::spec::Server;
 use crate::tooltable_crate;
 use crate::twin_crate;
@@ -55,6 +57,12 @@ pub fn generate(repo: &Path, out: &Path, sizes: &[usize]) -> io::Result<()> {
             files::write(&out.join(harness.package()).join(relative), &content)?;
         }
         members.push(harness.package().to_owned());
+    }
+    if sizes.contains(&servers_crate::N) {
+        for (relative, content) in servers_crate::files(&repo_text) {
+            files::write(&out.join(servers_crate::PACKAGE).join(relative), &content)?;
+        }
+        members.push(servers_crate::PACKAGE.to_owned());
     }
     for (relative, content) in twin_crate::files(&repo_text) {
         files::write(&out.join(twin_crate::PACKAGE).join(relative), &content)?;

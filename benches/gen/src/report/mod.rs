@@ -808,8 +808,8 @@ fn speed(ratio: f64) -> String {
     }
 }
 
-/// A measurement with its unit: bytes for `bytes/…`, `discovery-listing/…`
-/// and `rss/…`, requests per second for `…/rps`, a count for `…/errors`,
+/// A measurement with its unit: bytes for `bytes/…`, `discovery-listing/…`,
+/// and in MiB for `rss/…` and `code/…`, requests per second for `…/rps`, a count for `…/errors`,
 /// `…/seconds`, `…/crates` and `…/twice`, a score from 0 to 1 for
 /// `discovery-quality/…`, otherwise a time in nanoseconds.
 fn quantity(name: &str, value: f64) -> String {
@@ -819,7 +819,7 @@ fn quantity(name: &str, value: f64) -> String {
     if name.starts_with("discovery-quality/") {
         return format!("{value:.3}");
     }
-    if name.starts_with("rss/") {
+    if name.starts_with("rss/") || name.starts_with("code/") {
         return format!("{} MiB", number(value / (1024.0 * 1024.0)));
     }
     if name.ends_with("rps") {

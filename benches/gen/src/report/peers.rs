@@ -160,6 +160,24 @@ const ROWS: &[Row] = &[
         bound: Some(1.0),
     },
     Row {
+        label: "of which allocated by the server (heap, stacks)",
+        metric: "rss/peers-anonymous/{n}/{side}",
+        better: Better::Lower,
+        bound: None,
+    },
+    Row {
+        label: "threads after the soak",
+        metric: "peers-soak/{n}/{side}/threads",
+        better: Better::Lower,
+        bound: None,
+    },
+    Row {
+        label: "the server binary's code (`.text`)",
+        metric: "code/peers/{n}/{side}",
+        better: Better::Lower,
+        bound: None,
+    },
+    Row {
         label: "debug build after editing one handler",
         metric: "peers-build-incremental/{n}/{side}",
         better: Better::Lower,
