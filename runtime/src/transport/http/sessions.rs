@@ -233,7 +233,7 @@ impl SessionId {
     /// that keeps the id, and the session in use, until the call ended.
     /// In a session, a client's closing its connection is not a
     /// cancellation (the revisions with sessions say so); the call goes on,
-    /// and `notifications/cancelled`, DELETE or shutdown still find it.
+    /// and `notifications/cancelled` or DELETE still find it.
     pub(super) fn run<F>(self, call: F, in_use: Option<InUse>) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
