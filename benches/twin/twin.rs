@@ -17,17 +17,16 @@
 //! - `notes-twin seed --db FILE --notes K` adds K notes with
 //!   `Store::create`, the function `notes_create` calls.
 
+mod rmcp_http;
+
 use notes_server::notes::{self, ExportParams, GetParams, SearchParams, WatchParams};
 use notes_server::{Store, TOOLS};
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Tool};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, ServerHandler, tool_handler};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -198,7 +197,8 @@ fn seed(db: &std::path::Path, count: usize) {
     }
 }
 
-/// rmcp's streamable HTTP service on hyper, one task per connection.
+/// Serves the twin over streamable HTTP at `address`, as the harness
+/// serves rmcp's side ([`rmcp_http`]).
 async fn serve(store: Arc<Store>, address: SocketAddr) {
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -207,35 +207,6 @@ async fn serve(store: Arc<Store>, address: SocketAddr) {
         store,
         tool_router: router(),
     };
-    // The settings tooltable's HTTP transport gives the same service: no
-    // keep-alive pings, and a one-message reply as JSON rather than a
-    // one-event stream.
-    let config = StreamableHttpServerConfig::default()
-        .with_sse_keep_alive(None)
-        .with_json_response(true);
-    let service = StreamableHttpService::new(
-        move || Ok(twin.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
     eprintln!("notes-twin: serving MCP over streamable HTTP at http://{address}/mcp");
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        // A reply rmcp streams (one that sends progress first) ends with a
-        // chunk written on its own, which with Nagle on waits for the
-        // client's delayed ACK; tooltable's transport turns Nagle off too.
-        let _ = stream.set_nodelay(true);
-        let service = service.clone();
-        tokio::spawn(async move {
-            let handler = hyper::service::service_fn(move |request| {
-                let service = service.clone();
-                async move { Ok::<_, Infallible>(service.handle(request).await) }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
-                .await;
-        });
-    }
+    rmcp_http::serve(listener, twin).await;
 }

@@ -36,5 +36,9 @@ hyper-util = {{ version = "0.1", features = ["tokio"] }}
             "src/main.rs".to_owned(),
             include_str!("../../twin/twin.rs").to_owned(),
         ),
+        (
+            "src/rmcp_http.rs".to_owned(),
+            include_str!("../../harness/rmcp_http.rs").to_owned(),
+        ),
     ]
 }
