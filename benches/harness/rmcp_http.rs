@@ -1,6 +1,7 @@
 //! rmcp's streamable HTTP service on hyper, one task per connection: how
-//! the rmcp side is served over HTTP, both by `harness serve` and by the
-//! rmcp server of the `servers` crate that benches/peers.sh loads.
+//! every rmcp server of the benchmarks is served over HTTP (`harness
+//! serve`, the rmcp server of the `servers` crate that benches/peers.sh
+//! loads, and notes-server's twin that benches/load.sh loads).
 
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
