@@ -476,7 +476,6 @@ async fn over_http_a_stream_cut_off_by_the_end_of_the_grace_period_ends_with_the
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_returns() {
-    use tokio::io::{AsyncBufReadExt, BufReader};
     let shelf = Arc::new(Shelf::new());
     let held = client::hold(&shelf);
     let server = Server::new(client::everything(), shelf.clone())
@@ -485,11 +484,7 @@ async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_ret
             max_concurrent: 2,
             ..CallLimits::default()
         });
-    let (client_side, server_side) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(server_side);
-    tokio::spawn(server.serve_io(read, write));
-    let (read, mut write) = tokio::io::split(client_side);
-    let mut read = BufReader::new(read);
+    let (mut read, mut write) = on_pipe(server);
     // Each call waits on the held shelf in a synchronous handler, which no
     // cancellation stops; each is cancelled at once.
     for id in 1..=6 {
@@ -517,17 +512,7 @@ async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_ret
         .write_all(format!("{call}\n").as_bytes())
         .await
         .unwrap();
-    let answer = loop {
-        let mut line = String::new();
-        tokio::time::timeout(Duration::from_secs(10), read.read_line(&mut line))
-            .await
-            .expect("the call over the limit is answered")
-            .unwrap();
-        let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if answer["id"] == 7 {
-            break answer;
-        }
-    };
+    let answer = answer_to(&mut read, 7).await;
     assert!(
         text_of(&answer).contains("running its limit of 2 calls"),
         "{answer}"
@@ -543,6 +528,78 @@ async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_ret
         "the two handlers that held places put {} items",
         shelf.count()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_cancelled_on_rmcps_path_stops_and_gives_its_place_back() {
+    // Calls go through rmcp's service, which keeps polling a request it
+    // was told was cancelled; the adapter stops the handler itself.
+    let server = Server::new(client::everything(), Arc::new(Shelf::new()))
+        .shortcut_calls(false)
+        .handle_signals(false)
+        .call_limits(CallLimits {
+            max_concurrent: 1,
+            ..CallLimits::default()
+        });
+    let (mut read, mut write) = on_pipe(server);
+    let pause = |id: u64, ms: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "items_pause", "arguments": {"ms": ms}, "_meta": client::current_meta(),
+        }})
+    };
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}});
+    for message in [pause(1, 10_000), cancel] {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+        // The pause is running before it is cancelled.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The one place is free again: the next call runs, long before the
+    // cancelled pause would have ended.
+    write
+        .write_all(format!("{}\n", pause(2, 1)).as_bytes())
+        .await
+        .unwrap();
+    let answer = answer_to(&mut read, 2).await;
+    assert_eq!(text_of(&answer), "paused 1 ms", "{answer}");
+}
+
+type PipeEnd = tokio::io::DuplexStream;
+
+/// `server` serving stdio over an in-memory pipe: the client's two ends.
+fn on_pipe(
+    server: Server<McpServer<Shelf>>,
+) -> (
+    tokio::io::BufReader<tokio::io::ReadHalf<PipeEnd>>,
+    tokio::io::WriteHalf<PipeEnd>,
+) {
+    let (client_side, server_side) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_side);
+    tokio::spawn(server.serve_io(read, write));
+    let (read, write) = tokio::io::split(client_side);
+    (tokio::io::BufReader::new(read), write)
+}
+
+/// The answer to the request `id`, past the lines before it.
+async fn answer_to(
+    read: &mut tokio::io::BufReader<tokio::io::ReadHalf<PipeEnd>>,
+    id: u64,
+) -> serde_json::Value {
+    use tokio::io::AsyncBufReadExt;
+    loop {
+        let mut line = String::new();
+        tokio::time::timeout(Duration::from_secs(10), read.read_line(&mut line))
+            .await
+            .unwrap_or_else(|_| panic!("request {id} is answered within 10 s"))
+            .unwrap();
+        let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if answer["id"] == id {
+            return answer;
+        }
+    }
 }
 
 fn text_of(answer: &serde_json::Value) -> &str {

@@ -545,7 +545,11 @@ impl<C: Send + Sync + 'static> ShortcutCalls for McpServer<C> {
             let arguments = arguments.unwrap_or_default();
             let never = std::sync::OnceLock::new();
             let detached = |_: bool, _: &Arguments| Ok(Call::detached());
-            self.call_plain(&name, entry, arguments, &caller, detached, &never)
+            let stop = Stop {
+                handle: &never,
+                request: None,
+            };
+            self.call_plain(&name, entry, arguments, &caller, detached, stop)
                 .await
         }))
     }
@@ -746,6 +750,21 @@ fn is_tasks_method(method: &str) -> bool {
     matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel")
 }
 
+/// How a call that is not a task is stopped before its handler returns.
+#[derive(Clone, Copy)]
+struct Stop<'a> {
+    /// The token of the per-call handle, made only for a handler that
+    /// takes one: a stopped handler hears of it there, and gets a moment
+    /// to end cleanly.
+    handle: &'a std::sync::OnceLock<tokio_util::sync::CancellationToken>,
+    /// The request's own token where something other than dropping the
+    /// call ends it: rmcp keeps polling a request it was told was
+    /// cancelled, and cancels its token instead. A handler still running
+    /// then is stopped as the transports' own path stops one, and the call
+    /// is answered as cancelled.
+    request: Option<&'a tokio_util::sync::CancellationToken>,
+}
+
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// A call that is not a task, through the registry's call path:
     /// admission and limits, then policy, flags, pins, argument validation,
@@ -758,7 +777,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         arguments: Arguments,
         caller: &Caller,
         handle: H,
-        cancel: &std::sync::OnceLock<tokio_util::sync::CancellationToken>,
+        stop: Stop<'_>,
     ) -> Result<CallToolResponse, ErrorData>
     where
         H: FnOnce(bool, &Arguments) -> Result<Call, CallError>,
@@ -791,9 +810,29 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 let first =
                     std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx)))
                         .await;
-                let reply = match first {
-                    std::task::Poll::Ready(reply) => Ok(reply),
-                    std::task::Poll::Pending => tokio::time::timeout(limit, &mut running).await,
+                let cancel = stop.handle;
+                let reply = match (first, stop.request) {
+                    (std::task::Poll::Ready(reply), _) => Ok(reply),
+                    (std::task::Poll::Pending, None) => {
+                        tokio::time::timeout(limit, &mut running).await
+                    }
+                    (std::task::Poll::Pending, Some(ended)) => tokio::select! {
+                        reply = tokio::time::timeout(limit, &mut running) => reply,
+                        () = ended.cancelled() => {
+                            // The handler hears of it through its handle,
+                            // and gets a moment to stop cleanly.
+                            if let Some(token) = cancel.get() {
+                                token.cancel();
+                                let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                            }
+                            tracing::info!(tool = %quote::text(name), "a call was cancelled and stopped");
+                            return Ok(to_rmcp_result(CallToolResult::error(format!(
+                                "{} was cancelled",
+                                quote::text(name)
+                            )))
+                            .into());
+                        }
+                    },
                 };
                 match reply {
                     Ok(reply) => reply,
@@ -1003,8 +1042,18 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             Ok(self.call_handle(&context, &caller, rounds, token, TaskSlot::default()))
         };
         let entry = self.registry.get(&request.name);
-        self.call_plain(&request.name, entry, arguments, &caller, handle, &cancel)
-            .await
+        self.call_plain(
+            &request.name,
+            entry,
+            arguments,
+            &caller,
+            handle,
+            Stop {
+                handle: &cancel,
+                request: Some(&context.ct),
+            },
+        )
+        .await
     }
 
     /// `logging/setLevel` belongs to the `initialize` era; on 2026-07-28 a
