@@ -279,6 +279,13 @@ impl Visit for Serve {
             (Side::Rmcp, Transport::Http) => runtime
                 .block_on(async { crate::rmcp_http::serve(listen().await, (crates.stored)()).await }),
             (Side::Peer(framework), transport) => {
+                if !crate::crates::peers_at(crates.n).contains(&framework) {
+                    fail(&format!(
+                        "this harness links no {} twin with {} tools",
+                        framework.word(),
+                        crates.n
+                    ));
+                }
                 let mut twin = Twin {
                     framework,
                     transport,

@@ -63,7 +63,7 @@ impl Visit for Served<'_> {
             let mut endpoints: Vec<Endpoint> = [Side::Tooltable, Side::Rmcp]
                 .into_iter()
                 .chain(
-                    crate::crates::PEERS
+                    crate::crates::peers_at(n)
                         .iter()
                         .map(|&framework| Side::Peer(framework)),
                 )

@@ -50,6 +50,14 @@ impl Harness {
             Harness::Peers => &Framework::ALL,
         }
     }
+
+    /// The frameworks whose twins with `n` tools it links.
+    fn twins_at(self, n: usize) -> impl Iterator<Item = Framework> {
+        self.frameworks()
+            .iter()
+            .copied()
+            .filter(move |framework| framework.builds_at(n))
+    }
 }
 
 /// The harness's sources, from benches/harness. Its entry point is kept as
@@ -108,10 +116,7 @@ libc = "0.2"
 "#
     );
     for &n in sizes {
-        let peers = harness
-            .frameworks()
-            .iter()
-            .map(|framework| framework.package(n));
+        let peers = harness.twins_at(n).map(|framework| framework.package(n));
         for package in [
             tooltable_crate::package(n),
             rmcp_crate::package(Variant::Stored, n),
@@ -214,7 +219,7 @@ pub fn each(visit: &mut impl Visit) {{
     let frameworks = harness.frameworks();
     let _ = write!(
         out,
-        "}}\n\n/// The frameworks whose twins this harness links.\npub const PEERS: &[Framework] = &[{}];\n\n/// Hands each framework's twin with `n` tools to `visit`.\n",
+        "}}\n\n/// The frameworks whose twins this harness links.\npub const PEERS: &[Framework] = &[{}];\n\n",
         frameworks
             .iter()
             .map(|f| format!("Framework::{}", f.variant()))
@@ -222,13 +227,23 @@ pub fn each(visit: &mut impl Visit) {{
             .join(", ")
     );
     if frameworks.is_empty() {
-        out.push_str("pub fn each_peer(_n: usize, _visit: &mut impl VisitPeers) {}\n");
+        out.push_str("/// Hands each framework's twin with `n` tools to `visit`.\npub fn each_peer(_n: usize, _visit: &mut impl VisitPeers) {}\n\n/// The frameworks with a twin of `n` tools.\npub fn peers_at(_n: usize) -> &'static [Framework] {\n    &[]\n}\n");
         return out;
     }
-    out.push_str("pub fn each_peer(n: usize, visit: &mut impl VisitPeers) {\n    match n {\n");
+    out.push_str("/// The frameworks with a twin of `n` tools.\npub fn peers_at(n: usize) -> &'static [Framework] {\n    match n {\n");
+    for &n in &sorted {
+        let twins = harness
+            .twins_at(n)
+            .map(|f| format!("Framework::{}", f.variant()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(out, "        {n} => &[{twins}],");
+    }
+    out.push_str("        _ => &[],\n    }\n}\n\n");
+    out.push_str("/// Hands each framework's twin with `n` tools to `visit`.\npub fn each_peer(n: usize, visit: &mut impl VisitPeers) {\n    match n {\n");
     for &n in &sorted {
         let _ = writeln!(out, "        {n} => {{");
-        for framework in frameworks {
+        for framework in harness.twins_at(n) {
             let _ = writeln!(
                 out,
                 "            visit.peer::<{}::Peer>(Framework::{});",
@@ -240,7 +255,7 @@ pub fn each(visit: &mut impl Visit) {{
     }
     out.push_str("        _ => {}\n    }\n}\n");
     for &n in &sorted {
-        for framework in frameworks {
+        for framework in harness.twins_at(n) {
             let _ = write!(
                 out,
                 r#"
@@ -272,4 +287,30 @@ impl crate::peers::PeerServer for {twin}::Peer {{
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_twin_its_framework_cannot_build_at_a_size_is_neither_a_dependency_nor_visited() {
+        let files = files(Harness::Peers, &[10, 1000], "/repo", Path::new("/crates"));
+        let text = |name: &str| {
+            files
+                .iter()
+                .find(|(path, _)| path == name)
+                .map(|(_, content)| content.as_str())
+                .unwrap_or_else(|| panic!("no {name}"))
+        };
+        let (manifest, crates) = (text("Cargo.toml"), text("src/crates.rs"));
+        assert!(manifest.contains("turbomcp_n10 = "), "{manifest}");
+        assert!(!manifest.contains("turbomcp_n1000"), "{manifest}");
+        assert!(manifest.contains("pmcp_n1000 = "), "{manifest}");
+        assert!(!crates.contains("turbomcp_n1000"), "{crates}");
+        assert!(
+            crates.contains("1000 => &[Framework::TowerMcp, Framework::Pmcp],"),
+            "{crates}"
+        );
+    }
 }

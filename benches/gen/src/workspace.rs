@@ -44,7 +44,10 @@ pub fn generate(repo: &Path, out: &Path, sizes: &[usize]) -> io::Result<()> {
                 rmcp_crate::files(server, Variant::Rebuild),
             ),
         ];
-        let twins = Framework::ALL.map(|framework| (framework.package(n), framework.files(server)));
+        let twins = Framework::ALL
+            .into_iter()
+            .filter(|framework| framework.builds_at(n))
+            .map(|framework| (framework.package(n), framework.files(server)));
         for (package, crate_files) in crates.into_iter().chain(twins) {
             for (relative, content) in crate_files {
                 files::write(&out.join(&package).join(relative), &content)?;

@@ -31,6 +31,18 @@ impl Framework {
     /// Every framework, in the order the harness measures them.
     pub const ALL: [Framework; 3] = [Framework::TowerMcp, Framework::TurboMcp, Framework::Pmcp];
 
+    /// Whether a twin with `n` tools is generated: turbomcp's stops at
+    /// N = 100. Its `#[server]` macro expands the one impl block that holds
+    /// every tool, and at N = 1000 the release build of that crate alone
+    /// took rustc past 22 GB of memory in fourteen minutes, until the
+    /// kernel killed it on a 24 GB machine; the report shows `n/a` there.
+    pub fn builds_at(self, n: usize) -> bool {
+        match self {
+            Framework::TurboMcp => n <= 100,
+            Framework::TowerMcp | Framework::Pmcp => true,
+        }
+    }
+
     /// The twin's package name for `n` tools.
     pub fn package(self, n: usize) -> String {
         match self {
