@@ -848,8 +848,9 @@ fn quantity(name: &str, value: f64) -> String {
 
 /// Fills the template: `{{machine}}`, `{{command}}`, `{{runs}}`,
 /// `{{ratios}}`, `{{load}}`, `{{peers}}`, `{{absolute}}`, `{{m:METRIC}}` (a median with its unit),
-/// `{{r:OURS:THEIRS}}` (a median ratio and the speed it means) and
-/// `{{share:PART:WHOLE}}` (a median ratio as a percentage). A placeholder
+/// `{{r:OURS:THEIRS}}` (a median ratio and the speed it means),
+/// `{{spread:OURS:THEIRS}}` (that ratio's median and its low and high over
+/// the rounds) and `{{share:PART:WHOLE}}` (a median ratio as a percentage). A placeholder
 /// whose metrics were not measured (as in `--quick`) reads "n/a".
 fn render(template: &str, runs: &[Run], machine: &str, command: &str) -> String {
     let mut out = String::with_capacity(template.len() * 2);
@@ -885,6 +886,9 @@ fn placeholder(key: &str, runs: &[Run], machine: &str, command: &str) -> String 
         ["r", ours, theirs] => ratio(runs, ours, theirs).map_or_else(na, |s| {
             format!("{} ({})", number(s.median), speed(s.median))
         }),
+        ["spread", ours, theirs] => ratio(runs, ours, theirs).map_or_else(na, |s| {
+            format!("{} ({}–{})", number(s.median), number(s.min), number(s.max))
+        }),
         ["share", part, whole] => {
             ratio(runs, part, whole).map_or_else(na, |s| format!("{:.1} %", s.median * 100.0))
         }
@@ -912,14 +916,14 @@ mod tests {
     #[test]
     fn placeholders_are_filled_and_unmeasured_ones_read_n_a() {
         let text = render(
-            "{{m:a}} | {{r:a:b}} | {{share:a:b}} | {{m:zzz}} | {{runs}} | {{other}}",
+            "{{m:a}} | {{r:a:b}} | {{spread:a:b}} | {{share:a:b}} | {{m:zzz}} | {{runs}} | {{other}}",
             &runs(),
             "",
             "",
         );
         assert_eq!(
             text,
-            "20.0 ns | 0.100 (10.0× faster) | 10.0 % | n/a | 3 | {{other}}"
+            "20.0 ns | 0.100 (10.0× faster) | 0.100 (0.100–0.200) | 10.0 % | n/a | 3 | {{other}}"
         );
     }
 
