@@ -5,7 +5,7 @@
 
 use crate::client;
 
-use client::{Client, connect, text};
+use client::{Client, Session, connect, text};
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
 use rmcp::service::{ClientLifecycleMode, PeerRequestOptions};
 use serde_json::json;
@@ -484,35 +484,27 @@ async fn a_cancelled_call_whose_handler_cannot_stop_keeps_its_place_until_it_ret
             max_concurrent: 2,
             ..CallLimits::default()
         });
-    let (mut read, mut write) = on_pipe(server);
+    let mut session = Session::open(server, None).await;
     // Each call waits on the held shelf in a synchronous handler, which no
     // cancellation stops; each is cancelled at once.
     for id in 1..=6 {
         let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
             "name": "items_create", "arguments": {"name": "lamp"}, "_meta": client::current_meta(),
         }});
-        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}});
-        write
-            .write_all(format!("{call}\n").as_bytes())
-            .await
-            .unwrap();
+        session.send(&call).await;
         // Cancelled once its handler runs.
         tokio::time::sleep(Duration::from_millis(100)).await;
-        write
-            .write_all(format!("{cancel}\n").as_bytes())
-            .await
-            .unwrap();
+        session.send(&cancelled(id)).await;
     }
     // Two handlers still run, holding the two places: a third call is
     // refused, answered at once.
-    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "items_create", "arguments": {"name": "desk"}, "_meta": client::current_meta(),
-    }});
-    write
-        .write_all(format!("{call}\n").as_bytes())
-        .await
-        .unwrap();
-    let answer = answer_to(&mut read, 7).await;
+    session.next_id = 7;
+    let (_, answer) = session
+        .ask(
+            "tools/call",
+            json!({"name": "items_create", "arguments": {"name": "desk"}, "_meta": client::current_meta()}),
+        )
+        .await;
     assert!(
         text_of(&answer).contains("running its limit of 2 calls"),
         "{answer}"
@@ -541,65 +533,25 @@ async fn a_call_cancelled_on_rmcps_path_stops_and_gives_its_place_back() {
             max_concurrent: 1,
             ..CallLimits::default()
         });
-    let (mut read, mut write) = on_pipe(server);
-    let pause = |id: u64, ms: u64| {
-        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": "items_pause", "arguments": {"ms": ms}, "_meta": client::current_meta(),
-        }})
-    };
-    let cancel =
-        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}});
-    for message in [pause(1, 10_000), cancel] {
-        write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-        // The pause is running before it is cancelled.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let mut session = Session::open(server, None).await;
+    let pause = |ms: u64| json!({"name": "items_pause", "arguments": {"ms": ms}, "_meta": client::current_meta()});
+    session
+        .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": pause(10_000)}))
+        .await;
+    // The pause is running before it is cancelled.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    session.send(&cancelled(1)).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
     // The one place is free again: the next call runs, long before the
     // cancelled pause would have ended.
-    write
-        .write_all(format!("{}\n", pause(2, 1)).as_bytes())
-        .await
-        .unwrap();
-    let answer = answer_to(&mut read, 2).await;
+    session.next_id = 2;
+    let (_, answer) = session.ask("tools/call", pause(1)).await;
     assert_eq!(text_of(&answer), "paused 1 ms", "{answer}");
 }
 
-type PipeEnd = tokio::io::DuplexStream;
-
-/// `server` serving stdio over an in-memory pipe: the client's two ends.
-fn on_pipe(
-    server: Server<McpServer<Shelf>>,
-) -> (
-    tokio::io::BufReader<tokio::io::ReadHalf<PipeEnd>>,
-    tokio::io::WriteHalf<PipeEnd>,
-) {
-    let (client_side, server_side) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(server_side);
-    tokio::spawn(server.serve_io(read, write));
-    let (read, write) = tokio::io::split(client_side);
-    (tokio::io::BufReader::new(read), write)
-}
-
-/// The answer to the request `id`, past the lines before it.
-async fn answer_to(
-    read: &mut tokio::io::BufReader<tokio::io::ReadHalf<PipeEnd>>,
-    id: u64,
-) -> serde_json::Value {
-    use tokio::io::AsyncBufReadExt;
-    loop {
-        let mut line = String::new();
-        tokio::time::timeout(Duration::from_secs(10), read.read_line(&mut line))
-            .await
-            .unwrap_or_else(|_| panic!("request {id} is answered within 10 s"))
-            .unwrap();
-        let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if answer["id"] == id {
-            return answer;
-        }
-    }
+/// `notifications/cancelled` for the request `id`.
+fn cancelled(id: i64) -> serde_json::Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}})
 }
 
 fn text_of(answer: &serde_json::Value) -> &str {
