@@ -765,6 +765,14 @@ struct Stop<'a> {
     request: Option<&'a tokio_util::sync::CancellationToken>,
 }
 
+/// Why a running call was stopped before its handler returned.
+enum Stopped {
+    /// The server's time limit for a call passed.
+    TooLong,
+    /// The request was cancelled ([`Stop::request`]).
+    Cancelled,
+}
+
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// A call that is not a task, through the registry's call path:
     /// admission and limits, then policy, flags, pins, argument validation,
@@ -810,41 +818,42 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 let first =
                     std::future::poll_fn(|cx| std::task::Poll::Ready(running.as_mut().poll(cx)))
                         .await;
-                let cancel = stop.handle;
-                let reply = match (first, stop.request) {
-                    (std::task::Poll::Ready(reply), _) => Ok(reply),
-                    (std::task::Poll::Pending, None) => {
-                        tokio::time::timeout(limit, &mut running).await
-                    }
-                    (std::task::Poll::Pending, Some(ended)) => tokio::select! {
-                        reply = tokio::time::timeout(limit, &mut running) => reply,
-                        () = ended.cancelled() => {
-                            // The handler hears of it through its handle,
-                            // and gets a moment to stop cleanly.
-                            if let Some(token) = cancel.get() {
-                                token.cancel();
-                                let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
+                let reply = match first {
+                    std::task::Poll::Ready(reply) => Ok(reply),
+                    std::task::Poll::Pending => {
+                        let ended = async {
+                            match stop.request {
+                                Some(token) => token.cancelled().await,
+                                None => std::future::pending().await,
                             }
-                            tracing::info!(tool = %quote::text(name), "a call was cancelled and stopped");
-                            return Ok(to_rmcp_result(CallToolResult::error(format!(
-                                "{} was cancelled",
-                                quote::text(name)
-                            )))
-                            .into());
+                        };
+                        tokio::select! {
+                            reply = tokio::time::timeout(limit, &mut running) => {
+                                reply.map_err(|_| Stopped::TooLong)
+                            }
+                            () = ended => Err(Stopped::Cancelled),
                         }
-                    },
+                    }
                 };
                 match reply {
                     Ok(reply) => reply,
-                    Err(_) => {
+                    Err(why) => {
                         // The handler hears of it through its handle, and gets a
                         // moment to stop cleanly before it is dropped.
-                        if let Some(token) = cancel.get() {
+                        if let Some(token) = stop.handle.get() {
                             token.cancel();
                             let _ = tokio::time::timeout(CANCEL_GRACE, &mut running).await;
                         }
-                        tracing::warn!(tool = %name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
-                        Ok(Reply::Complete(too_long(name, self.reads(name), limit)))
+                        Ok(Reply::Complete(match why {
+                            Stopped::TooLong => {
+                                tracing::warn!(tool = %name, limit_ms = limit.as_millis() as u64, "a call took too long and was stopped");
+                                too_long(name, self.reads(name), limit)
+                            }
+                            Stopped::Cancelled => {
+                                tracing::info!(tool = %quote::text(name), "a call was cancelled and stopped");
+                                cancelled(name)
+                            }
+                        }))
                     }
                 }
             }
@@ -903,6 +912,11 @@ fn too_long(tool: &str, reads: bool, limit: Duration) -> CallToolResult {
             "{tool} took longer than this server's limit of {ms} ms for a call and was told to stop, so whether it took effect is unknown (what it did by then stands, and work it started may still complete); check before calling it again"
         ),
     })
+}
+
+/// The answer to a call cancelled before its handler returned.
+pub(super) fn cancelled(tool: &str) -> CallToolResult {
+    CallToolResult::error(format!("{} was cancelled", quote::text(tool)))
 }
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {

@@ -9,7 +9,7 @@
 //! `mcp/tasks.rs`; where tasks are kept and who owns them is
 //! `registry/tasks/`.
 
-use super::{CANCEL_GRACE, McpServer, era_of, protocol_error, to_rmcp_result, too_long};
+use super::{CANCEL_GRACE, McpServer, cancelled, era_of, protocol_error, to_rmcp_result, too_long};
 use crate::call::execute::HandlerContext;
 use crate::call::handle::{Call, Era, TaskSlot};
 use crate::call::handler::Arguments;
@@ -256,12 +256,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 self.tasks.finish(&id, ending).await;
             }
             (None, Some(answer)) => {
-                let reply = reply.unwrap_or_else(|| {
-                    Ok(Reply::Complete(CallToolResult::error(format!(
-                        "{} was cancelled",
-                        quote::text(name)
-                    ))))
-                });
+                let reply = reply.unwrap_or_else(|| Ok(Reply::Complete(cancelled(name))));
                 let _ = answer.send(self.answer(name, reply));
             }
             (None, None) => {}
