@@ -24,12 +24,17 @@
 # reading its resident memory (VmRSS) before the load and after the soak,
 # and after it the part of that the server allocated (RssAnon: its heap
 # and its threads' stacks, the rest being its binary's pages), its threads
-# and the size of its binary's code. wrk (Debian package) is installed if it is
-# missing.
+# and the size of its binary's code. Last in each round, notes-server and
+# its twin on every framework (benches/twin: its read tools, the same
+# handlers over the same SQLite store) are started on copies of one seeded
+# database, checked against notes-server's answers, and loaded the same way
+# with notes_get (1, 16 and 64 connections) and the listing (16). wrk
+# (Debian package) is installed if it is missing.
 #
 # --load: seconds per level of the load (default 5); --soak: the soak's
 # length (default 60; 0 leaves it out).
-# --quick: N = 10, one short round, no builds and no load; what .ci/run runs (through
+# --quick: N = 10, one short round, no builds and no load (the notes
+# twins are started and checked, not loaded); what .ci/run runs (through
 # `benches/run.sh --quick`), so that a twin that no longer builds or no
 # longer answers as tooltable does fails CI. The measurements are appended
 # to DIR/runR.tsv (default target/bench-crates/results/peers, or
@@ -89,7 +94,8 @@ echo "== generating the crates and every framework's twin for N = $sizes"
 cargo build --release -q -p tooltable-bench
 "$release/tooltable-bench" generate --repo "$repo" --out "$bench" --sizes "$sizes"
 echo "== building harness_peers and the servers (release)"
-(cd "$bench" && cargo build --release -q -p harness_peers $([[ $quick == 0 ]] && echo -p servers))
+(cd "$bench" && cargo build --release -q -p harness_peers $([[ $quick == 0 ]] && echo -p servers) \
+    -p notes-server -p notes_twin -p notes_twin_towermcp -p notes_twin_turbomcp -p notes_twin_pmcp)
 
 # A stdio server of one side's N = 10 crate, alone in DIR: the crate, a
 # main that serves it as the framework's documentation does, and the
@@ -175,6 +181,7 @@ json=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/eve
 initialize='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tooltable-bench","version":"0"}}}'
 call_body='{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"tool_0000","arguments":{"text":"hello"}}}'
 list_body='{"jsonrpc":"2.0","id":%s,"method":"tools/list"}'
+notes_call_body='{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"notes_get","arguments":{"id":7}}}'
 # tooltable's own server asked the same call statelessly (revision
 # 2026-07-28, no session), which its shortcut answers without rmcp's
 # service: the pseudo-side `tooltable-stateless`, shown in the prose only.
@@ -182,10 +189,9 @@ meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelc
 stateless_body='{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"tool_0000","arguments":{"text":"hello"},'$meta'}}'
 
 # Starts a side's server over HTTP, its standard input a pipe this script
-# holds (the server leaves when it closes), and opens a session on it:
-# `initialize` at revision 2025-11-25, then `notifications/initialized`.
+# holds (the server leaves when it closes), and opens a session on it.
 start_server() {
-    local side=$1 fifo=$scratch/$1.in holder headers status
+    local side=$1 fifo=$scratch/$1.in holder
     rm -f "$fifo"; mkfifo "$fifo"
     "$release/serve-$side" < "$fifo" > "$scratch/$side.address" 2> "$scratch/$side.log" &
     pid[$side]=$!; servers+=($!)
@@ -196,15 +202,22 @@ start_server() {
         sleep 0.1
     done
     url[$side]=http://$(head -n 1 "$scratch/$side.address")/mcp
-    headers=$(curl -sS --max-time 10 -D - -o "$scratch/$side.reply" "${url[$side]}" "${json[@]}" --data "$initialize") \
-        || { echo "benches/peers.sh: the $side server did not answer initialize" >&2; exit 1; }
-    session[$side]=$(awk -F': *' 'tolower($1) == "mcp-session-id" { print $2 }' <<< "$headers" | tr -d '\r')
-    [[ -n ${session[$side]} ]] || { echo "benches/peers.sh: the $side server named no session: $headers" >&2; exit 1; }
-    status=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "${url[$side]}" "${json[@]}" \
-        -H "Mcp-Session-Id: ${session[$side]}" -H 'MCP-Protocol-Version: 2025-11-25' \
+    open_session "$side"
+}
+
+# Opens a session on the server at url[KEY]: `initialize` at revision
+# 2025-11-25, then `notifications/initialized`.
+open_session() {
+    local key=$1 headers status
+    headers=$(curl -sS --max-time 10 -D - -o "$scratch/$key.reply" "${url[$key]}" "${json[@]}" --data "$initialize") \
+        || { echo "benches/peers.sh: the $key server did not answer initialize" >&2; exit 1; }
+    session[$key]=$(awk -F': *' 'tolower($1) == "mcp-session-id" { print $2 }' <<< "$headers" | tr -d '\r')
+    [[ -n ${session[$key]} ]] || { echo "benches/peers.sh: the $key server named no session: $headers" >&2; exit 1; }
+    status=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "${url[$key]}" "${json[@]}" \
+        -H "Mcp-Session-Id: ${session[$key]}" -H 'MCP-Protocol-Version: 2025-11-25' \
         --data '{"jsonrpc":"2.0","method":"notifications/initialized"}')
-    [[ $status == 2* ]] || { echo "benches/peers.sh: the $side server answered notifications/initialized with $status" >&2; exit 1; }
-    errors[$side]=0
+    [[ $status == 2* ]] || { echo "benches/peers.sh: the $key server answered notifications/initialized with $status" >&2; exit 1; }
+    errors[$key]=0
 }
 
 # The stateless pseudo-side on tooltable's server, checked with one call.
@@ -230,19 +243,24 @@ code() { size -A "$release/serve-$1" | awk '$1 == ".text" { print $2 }'; }
 # A figure of wrk's, by name, from the output file of a run.
 figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' "$2"; }
 
-# The wrk script for a side: POSTs in its session, each with its own id
-# (ids are unique per thread's range, as a client's in flight must be),
-# of the trivial call (`call`) or of calls and listings in turn (`soak`);
-# benches/wrk/figures.lua counts the errors and prints the figures.
+# The wrk script for a server (a side, or a side's notes server): POSTs in
+# its session, each with its own id (ids are unique per thread's range, as
+# a client's in flight must be), of the trivial call (`call`), of calls and
+# listings in turn (`soak`), of notes_get (`notes`) or of the listing
+# (`list`); benches/wrk/figures.lua counts the errors and prints the figures.
 lua() {
-    local side=$1 kind=$2 headers call=$call_body
-    if [[ $side == tooltable-stateless ]]; then
-        call=$stateless_body
+    local key=$1 kind=$2 headers body=$call_body
+    case $kind in
+        notes) body=$notes_call_body ;;
+        list) body=$list_body ;;
+    esac
+    if [[ $key == tooltable-stateless ]]; then
+        body=$stateless_body
         headers='wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
 wrk.headers["Mcp-Method"] = "tools/call"
 wrk.headers["Mcp-Name"] = "tool_0000"'
     else
-        headers="wrk.headers[\"Mcp-Session-Id\"] = \"${session[$side]}\"
+        headers="wrk.headers[\"Mcp-Session-Id\"] = \"${session[$key]}\"
 wrk.headers[\"MCP-Protocol-Version\"] = \"2025-11-25\""
     fi
     cat <<EOF
@@ -250,7 +268,7 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
 $headers
-local call = '$call'
+local call = '$body'
 local list = '$list_body'
 local alternate = $([[ $kind == soak ]] && echo true || echo false)
 function init(args)
@@ -319,6 +337,74 @@ load_round() {
     stop_servers
 }
 
+# The notes server of a side: notes-server itself, or its twin on the
+# side's framework (benches/twin), each serving notes-server's read tools
+# with the same handlers over the same SQLite store.
+notes_binary() {
+    case $1 in
+        tooltable) echo notes-server ;;
+        rmcp) echo notes-twin ;;
+        *) echo "notes-twin-$1" ;;
+    esac
+}
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# One request in KEY's session; the reply on standard output.
+ask() {
+    curl -sS --max-time 10 "${url[$1]}" "${json[@]}" -H "Mcp-Session-Id: ${session[$1]}" \
+        -H 'MCP-Protocol-Version: 2025-11-25' --data "$2" \
+        || { echo "benches/peers.sh: the $1 server did not answer $2" >&2; exit 1; }
+}
+
+# A round of the notes load: each side's notes server on its own copy of
+# one seeded database, in a session each, its listing and its answer to
+# notes_get checked against notes-server's (benches/twin/compare.py); then,
+# outside --quick, notes_get at 1, 16 and 64 connections and the listing at
+# 16, the sides in turn at each level.
+notes_round() {
+    local side key port connections out=$scratch/wrk.out
+    [[ -f $scratch/seed.db ]] || "$release/notes-twin" seed --db "$scratch/seed.db" --notes 100
+    for side in "${sides[@]}"; do
+        key=notes-$side
+        cp "$scratch/seed.db" "$scratch/$key.db"
+        port=$(free_port)
+        "$release/$(notes_binary "$side")" serve --db "$scratch/$key.db" --http "127.0.0.1:$port" 2> "$scratch/$key.log" &
+        pid[$key]=$!; servers+=($!)
+        url[$key]=http://127.0.0.1:$port/mcp
+        for _ in $(seq 100); do
+            curl -s -o /dev/null "${url[$key]}" && break
+            kill -0 "${pid[$key]}" 2>/dev/null || { cat "$scratch/$key.log" >&2; echo "benches/peers.sh: the $key server stopped" >&2; exit 1; }
+            sleep 0.1
+        done
+        open_session "$key"
+        ask "$key" "$(printf "$list_body" 1)" > "$scratch/$key.list"
+        ask "$key" "$(printf "$notes_call_body" 2)" > "$scratch/$key.call"
+        if [[ $side != tooltable ]]; then
+            python3 benches/twin/compare.py list "$scratch/notes-tooltable.list" "$scratch/$key.list" "$side"
+            python3 benches/twin/compare.py call "$scratch/notes-tooltable.call" "$scratch/$key.call" "$side"
+        fi
+    done
+    if [[ $quick == 1 ]]; then
+        stop_servers
+        return
+    fi
+    for side in "${sides[@]}"; do drive "notes-$side" notes 16 1 "$out"; done
+    for connections in 1 16 64; do
+        for side in "${sides[@]}"; do
+            drive "notes-$side" notes "$connections" "$load_seconds" "$out"
+            record "peers-load-notes-c$connections/notes/$side/rps" "$(figure rps "$out")"
+            record "peers-load-notes-c$connections/notes/$side/p99" "$(figure p99 "$out")"
+        done
+    done
+    for side in "${sides[@]}"; do
+        drive "notes-$side" list 16 "$load_seconds" "$out"
+        record "peers-load-notes-list-c16/notes/$side/rps" "$(figure rps "$out")"
+        record "peers-load-notes-list-c16/notes/$side/p99" "$(figure p99 "$out")"
+    done
+    for side in "${sides[@]}"; do record "peers-load/notes/$side/errors" "${errors[notes-$side]}"; done
+    stop_servers
+}
+
 cold_root=$repo/target/bench-cold-peers
 for round in $(seq 1 "$rounds"); do
     echo "== round $round of $rounds: every framework in process and served"
@@ -326,6 +412,8 @@ for round in $(seq 1 "$rounds"); do
     cat "$results/harness$round.tsv" >> "$results/run$round.tsv"
     rm "$results/harness$round.tsv"
     if [[ $quick == 1 ]]; then
+        echo "== notes-server's twins checked against it"
+        notes_round
         continue
     fi
     echo "== round $round of $rounds: a debug build after editing one handler"
@@ -347,6 +435,8 @@ for round in $(seq 1 "$rounds"); do
     # the builds above would read their sources back from disk after it.
     echo "== round $round of $rounds: the trivial call over HTTP under load (${load_seconds} s a level)"
     load_round
+    echo "== round $round of $rounds: notes-server and its twins over HTTP under load (${load_seconds} s a level)"
+    notes_round
 done
 # Put the edited handler bodies back.
 "$release/tooltable-bench" generate --repo "$repo" --out "$bench" --sizes "$sizes"

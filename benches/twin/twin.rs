@@ -17,7 +17,10 @@
 //! - `notes-twin seed --db FILE --notes K` adds K notes with
 //!   `Store::create`, the function `notes_create` calls.
 
+mod cli;
 mod rmcp_http;
+
+use cli::fail;
 
 use notes_server::notes::{self, ExportParams, GetParams, SearchParams, WatchParams};
 use notes_server::{Store, TOOLS};
@@ -135,44 +138,21 @@ fn stats(context: ToolCallContext<'_, Twin>) -> Answer<'_> {
     Box::pin(async move { structured(notes::notes_stats(&context.service.store)) })
 }
 
-fn fail(message: &str) -> ! {
-    eprintln!("notes-twin: {message}");
-    std::process::exit(2);
-}
-
 const USAGE: &str =
     "usage: notes-twin serve --db FILE --http ADDR\n       notes-twin seed --db FILE --notes K";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-            .unwrap_or_else(|| fail(&format!("{name} is missing\n{USAGE}")))
-    };
-    match args.first().map(String::as_str) {
-        Some("seed") => {
-            let db = PathBuf::from(option("--db"));
-            let count: usize = option("--notes")
-                .parse()
-                .unwrap_or_else(|_| fail("--notes takes a number"));
-            seed(&db, count);
-        }
-        Some("serve") => {
-            let db = PathBuf::from(option("--db"));
-            let address: SocketAddr = option("--http")
-                .parse()
-                .unwrap_or_else(|_| fail("--http takes an address such as 127.0.0.1:8080"));
-            let store = Store::open(&db)
-                .unwrap_or_else(|e| fail(&format!("cannot open {}: {e}", db.display())));
-            let runtime = tokio::runtime::Runtime::new()
-                .unwrap_or_else(|e| fail(&format!("cannot start a tokio runtime: {e}")));
-            runtime.block_on(serve(Arc::new(store), address));
-        }
-        _ => fail(USAGE),
+    if args.first().map(String::as_str) == Some("seed") {
+        let db = PathBuf::from(cli::option(&args, "--db", USAGE));
+        let count: usize = cli::option(&args, "--notes", USAGE)
+            .parse()
+            .unwrap_or_else(|_| fail("--notes takes a number"));
+        seed(&db, count);
+        return;
     }
+    let (store, address) = cli::serve(&args, USAGE);
+    cli::run(serve(Arc::new(store), address));
 }
 
 /// Adds `count` notes, a few tagged, through `Store::create`.
@@ -200,9 +180,7 @@ fn seed(db: &std::path::Path, count: usize) {
 /// Serves the twin over streamable HTTP at `address`, as the harness
 /// serves rmcp's side ([`rmcp_http`]).
 async fn serve(store: Arc<Store>, address: SocketAddr) {
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .unwrap_or_else(|e| fail(&format!("cannot listen on {address}: {e}")));
+    let listener = cli::listen(address).await;
     let twin = Twin {
         store,
         tool_router: router(),

@@ -1,7 +1,7 @@
 //! The generated workspace: every crate of every size (with the twins on
 //! the other frameworks), the harness, each side's server as a binary of
 //! its own,
-//! notes-server's rmcp twin for the load test, and both sides of the
+//! notes-server's twins on every framework for the load tests, and both sides of the
 //! realistic layout for the edit-compile-test loop, and the discovery
 //! catalogue as a tooltable server.
 //!
@@ -19,7 +19,7 @@ use crate::rmcp_crate::{self, Variant};
 use crate::servers_crate;
 use crate::spec::Server;
 use crate::tooltable_crate;
-use crate::twin_crate;
+use crate::twin_crate::NotesTwin;
 use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
@@ -67,10 +67,12 @@ pub fn generate(repo: &Path, out: &Path, sizes: &[usize]) -> io::Result<()> {
         }
         members.push(servers_crate::PACKAGE.to_owned());
     }
-    for (relative, content) in twin_crate::files(&repo_text) {
-        files::write(&out.join(twin_crate::PACKAGE).join(relative), &content)?;
+    for twin in NotesTwin::all() {
+        for (relative, content) in twin.files(&repo_text) {
+            files::write(&out.join(twin.package()).join(relative), &content)?;
+        }
+        members.push(twin.package());
     }
-    members.push(twin_crate::PACKAGE.to_owned());
     for side in [Side::Tooltable, Side::Rmcp] {
         for (relative, content) in layout::files(side, &repo_text) {
             files::write(&out.join(side.package()).join(relative), &content)?;

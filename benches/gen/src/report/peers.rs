@@ -31,9 +31,10 @@ enum Better {
     Zero,
 }
 
-/// One row kind: a label, the metric with `{n}` for the size and `{side}`
-/// for the framework, which way it is better, and the most tooltable's
-/// ratio to the best peer may be (the target), if it has one.
+/// One row kind: a label, the metric with `{n}` for the size of the
+/// generated servers (none for a row of notes-server and its twins) and
+/// `{side}` for the framework, which way it is better, and the most
+/// tooltable's ratio to the best peer may be (the target), if it has one.
 struct Row {
     label: &'static str,
     metric: &'static str,
@@ -148,6 +149,60 @@ const ROWS: &[Row] = &[
         bound: None,
     },
     Row {
+        label: "notes-server `notes_get` over HTTP under load, 1 connection (requests per second)",
+        metric: "peers-load-notes-c1/notes/{side}/rps",
+        better: Better::Higher,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `notes_get` over HTTP under load, 16 connections (requests per second)",
+        metric: "peers-load-notes-c16/notes/{side}/rps",
+        better: Better::Higher,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `notes_get` over HTTP under load, 64 connections (requests per second)",
+        metric: "peers-load-notes-c64/notes/{side}/rps",
+        better: Better::Higher,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `notes_get` over HTTP under load, 1 connection (p99 latency)",
+        metric: "peers-load-notes-c1/notes/{side}/p99",
+        better: Better::Lower,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `notes_get` over HTTP under load, 16 connections (p99 latency)",
+        metric: "peers-load-notes-c16/notes/{side}/p99",
+        better: Better::Lower,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `notes_get` over HTTP under load, 64 connections (p99 latency)",
+        metric: "peers-load-notes-c64/notes/{side}/p99",
+        better: Better::Lower,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `tools/list` over HTTP under load, 16 connections (requests per second)",
+        metric: "peers-load-notes-list-c16/notes/{side}/rps",
+        better: Better::Higher,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "notes-server `tools/list` over HTTP under load, 16 connections (p99 latency)",
+        metric: "peers-load-notes-list-c16/notes/{side}/p99",
+        better: Better::Lower,
+        bound: Some(1.0),
+    },
+    Row {
+        label: "errors in the notes-server load",
+        metric: "peers-load/notes/{side}/errors",
+        better: Better::Zero,
+        bound: None,
+    },
+    Row {
         label: "resident memory before the load",
         metric: "rss/peers-start/{n}/{side}",
         better: Better::Lower,
@@ -197,7 +252,17 @@ const ROWS: &[Row] = &[
     },
 ];
 
-const SIZES: [usize; 3] = [10, 100, 1000];
+const SIZES: [&str; 3] = ["10", "100", "1000"];
+
+/// The sizes a row is measured at, as the table's N column shows them:
+/// notes-server's rows have one, the server itself.
+fn sizes(row: &Row) -> &'static [&'static str] {
+    if row.metric.contains("{n}") {
+        &SIZES
+    } else {
+        &["notes-server"]
+    }
+}
 
 /// tooltable's ratio to the best peer (see [`Better`]; none for a count),
 /// within each round: the rounds that measured tooltable and at least one
@@ -245,12 +310,8 @@ pub fn table(runs: &[Run]) -> String {
     out.push_str(&"---:|".repeat(peers.len()));
     out.push_str("---:|---|\n");
     for row in ROWS {
-        for n in SIZES {
-            let name = |side: &str| {
-                row.metric
-                    .replace("{n}", &n.to_string())
-                    .replace("{side}", side)
-            };
+        for &n in sizes(row) {
+            let name = |side: &str| row.metric.replace("{n}", n).replace("{side}", side);
             let (ratio, target) = match row.better {
                 Better::Zero => {
                     if super::metric(runs, &name("tooltable")).is_none() {
@@ -345,6 +406,26 @@ mod tests {
             table.contains("| 0.900 (0.900–0.900) | ≤ 1.00 met |"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn a_row_of_notes_server_and_its_twins_has_one_line_named_for_the_server() {
+        let runs = runs(&[concat!(
+            "peers-load-notes-c16/notes/tooltable/rps\t9000\n",
+            "peers-load-notes-c16/notes/pmcp/rps\t6000\n",
+        )]);
+        let table = table(&runs);
+        let rows: Vec<&str> = table
+            .lines()
+            .filter(|line| line.contains("`notes_get` over HTTP under load, 16 connections (requests"))
+            .collect();
+        assert_eq!(rows.len(), 1, "{table}");
+        assert!(
+            rows[0].contains("| notes-server | 9000 req/s |"),
+            "{}",
+            rows[0]
+        );
+        assert!(rows[0].contains("| 0.667 (0.667–0.667) | ≤ 1.00 met |"), "{}", rows[0]);
     }
 
     #[test]
