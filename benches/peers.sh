@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tooltable among the Rust MCP frameworks: the same generated servers on
-# tooltable, rmcp, tower-mcp, turbomcp and pmcp (benches/gen writes a twin
-# per framework beside the rmcp ones), measured side by side in one run.
+# tooltable, rmcp, tower-mcp, turbomcp (3.6 and 4.0's alpha) and pmcp
+# (benches/gen writes a twin per framework beside the rmcp ones), measured
+# side by side in one run.
 #
 #   benches/peers.sh [--quick] [--sizes N,…] [--rounds K] [--load SECONDS] [--soak SECONDS]
 #                    [--results DIR] [--report FILE]
@@ -77,7 +78,7 @@ if [[ -z $results ]]; then
 fi
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
-sides=(tooltable rmcp tower-mcp turbomcp pmcp)
+sides=(tooltable rmcp tower-mcp turbomcp turbomcp-4 pmcp)
 
 # The package of a side's generated crate with N tools.
 package() {
@@ -85,6 +86,7 @@ package() {
         tooltable) echo "tt_n$2" ;;
         rmcp) echo "rmcp_stored_n$2" ;;
         tower-mcp) echo "towermcp_n$2" ;;
+        turbomcp-4) echo "turbomcp4_n$2" ;;
         *) echo "${1}_n$2" ;;
     esac
 }
@@ -94,8 +96,13 @@ echo "== generating the crates and every framework's twin for N = $sizes"
 cargo build --release -q -p tooltable-bench
 "$release/tooltable-bench" generate --repo "$repo" --out "$bench" --sizes "$sizes"
 echo "== building harness_peers and the servers (release)"
-(cd "$bench" && cargo build --release -q -p harness_peers $([[ $quick == 0 ]] && echo -p servers) \
-    -p notes-server -p notes_twin -p notes_twin_towermcp -p notes_twin_turbomcp -p notes_twin_pmcp)
+(cd "$bench" && cargo build --release -q -p harness_peers $([[ $quick == 0 ]] && echo -p servers))
+# Apart: cargo unifies features over one build, and notes-server turns on
+# tooltable's `auth`, `redis` and `validate`, which the servers above and
+# the harness must not link.
+echo "== building notes-server and its twins (release)"
+(cd "$bench" && cargo build --release -q -p notes-server -p notes_twin -p notes_twin_towermcp \
+    -p notes_twin_turbomcp -p notes_twin_turbomcp4 -p notes_twin_pmcp)
 
 # A stdio server of one side's N = 10 crate, alone in DIR: the crate, a
 # main that serves it as the framework's documentation does, and the

@@ -4,8 +4,8 @@
 //! rmcp is measured against tooltable everywhere else in the harness; this
 //! suite adds the other frameworks. `tooltable-bench generate` writes, for
 //! each size, one twin per framework (`towermcp_nN`, `turbomcp_nN`,
-//! `pmcp_nN`), written as that framework's documentation shows, and
-//! `crates.rs` implements [`PeerServer`] for each twin's `Peer`. Each
+//! `turbomcp4_nN`, `pmcp_nN`), written as that framework's documentation
+//! shows, and `crates.rs` implements [`PeerServer`] for each twin's `Peer`. Each
 //! comparison here measures tooltable, rmcp (its stored router) and every
 //! twin in one interleaved set of samples, so that the ratios of the
 //! report's opening table are taken within one run:

@@ -15,8 +15,9 @@
 //!   `StreamableHttpService` on hyper with the settings tooltable's HTTP
 //!   transport gives it (no SSE keep-alive, default session mode, so a
 //!   2026-07-28 request is served statelessly).
-//! - `tower-mcp`, `turbomcp`, `pmcp`: that framework's twin, served as its
-//!   documentation serves it (see the twin's `serve_stdio` and `serve_http`).
+//! - `tower-mcp`, `turbomcp`, `turbomcp-4`, `pmcp`: that framework's twin,
+//!   served as its documentation serves it (see the twin's `serve_stdio` and
+//!   `serve_http`).
 //! - `write`: the floor. It reads each request and writes back `FILE`, the
 //!   bytes tooltable answered the same request with, without looking at the
 //!   request (with `--parse`, having parsed it as JSON, as any server of a
@@ -102,7 +103,7 @@ struct Options {
     parse: bool,
 }
 
-const USAGE: &str = "usage: harness serve --side tooltable|rmcp|write|tower-mcp|turbomcp|pmcp --n N --transport stdio|http [--reply FILE] [--content-type TYPE] [--parse]";
+const USAGE: &str = "usage: harness serve --side tooltable|rmcp|write|tower-mcp|turbomcp|turbomcp-4|pmcp --n N --transport stdio|http [--reply FILE] [--content-type TYPE] [--parse]";
 
 /// Runs `harness serve ARGS` and exits.
 pub fn main(args: &[String]) -> ! {

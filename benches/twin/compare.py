@@ -8,13 +8,14 @@ stream), to `tools/list` or to the call of `notes_get` that peers.sh makes.
 A listing must name the same tools with the same descriptions (whitespace
 aside: some frameworks join a doc comment's lines), the same annotations,
 and input and output schemas with the same properties and descriptions,
-and the same required fields in the input. turbomcp and pmcp derive an
-output schema as schemars derives one for reading a value, so a field that
-is `Option` is not required there as it is in the others' (which describe
-what the server writes, a null included). The keywords inside a property are each framework's schema
-generator's (nullable types, ranges a framework cannot attach): they are
-told in each twin's module doc, not checked here. A call must succeed with
-the same structured content. Exits 1 with what differs.
+and the same required fields in the input. turbomcp (3.6 and 4.0) and pmcp
+derive an output schema as schemars derives one for reading a value, so a
+field that is `Option` is not required there as it is in the others'
+(which describe what the server writes, a null included). The keywords
+inside a property are each framework's schema generator's (nullable
+types, ranges a framework cannot attach): they are told in each twin's
+module doc, not checked here. A call must succeed with the same structured
+content. Exits 1 with what differs.
 """
 
 import json

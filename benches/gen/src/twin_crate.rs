@@ -63,6 +63,12 @@ axum = { version = "0.8", default-features = false, features = ["http1", "tokio"
 axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
 "#,
             ),
+            NotesTwin::Peer(Framework::TurboMcp4) => (
+                include_str!("../../twin/turbomcp4.rs"),
+                r#"turbomcp = { version = "=4.0.0-alpha.5", default-features = false, features = ["http"] }
+axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
+"#,
+            ),
             NotesTwin::Peer(Framework::Pmcp) => (
                 include_str!("../../twin/pmcp.rs"),
                 r#"pmcp = { version = "2.23", default-features = false, features = ["macros", "streamable-http", "v1-compat"] }
@@ -106,11 +112,16 @@ tokio = {{ version = "1", features = ["rt-multi-thread", "net"] }}
                 include_str!("../../twin/cli.rs").to_owned(),
             ),
         ];
-        if self == NotesTwin::Rmcp {
-            files.push((
+        match self {
+            NotesTwin::Rmcp => files.push((
                 "src/rmcp_http.rs".to_owned(),
                 include_str!("../../harness/rmcp_http.rs").to_owned(),
-            ));
+            )),
+            NotesTwin::Peer(Framework::TurboMcp | Framework::TurboMcp4) => files.push((
+                "src/tools.rs".to_owned(),
+                include_str!("../../twin/turbomcp_tools.rs").to_owned(),
+            )),
+            NotesTwin::Peer(Framework::TowerMcp | Framework::Pmcp) => {}
         }
         files
     }

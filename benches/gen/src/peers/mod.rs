@@ -15,30 +15,39 @@ mod towermcp;
 mod turbomcp;
 
 use crate::spec::Server;
+use turbomcp::Line;
 
 /// A framework a twin is written on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framework {
     /// tower-mcp: tower-native.
     TowerMcp,
-    /// turbomcp.
+    /// turbomcp 3.6, its stable line.
     TurboMcp,
+    /// turbomcp 4.0.0-alpha.5, the rewrite.
+    TurboMcp4,
     /// pmcp.
     Pmcp,
 }
 
 impl Framework {
     /// Every framework, in the order the harness measures them.
-    pub const ALL: [Framework; 3] = [Framework::TowerMcp, Framework::TurboMcp, Framework::Pmcp];
+    pub const ALL: [Framework; 4] = [
+        Framework::TowerMcp,
+        Framework::TurboMcp,
+        Framework::TurboMcp4,
+        Framework::Pmcp,
+    ];
 
-    /// Whether a twin with `n` tools is generated: turbomcp's stops at
-    /// N = 100. Its `#[server]` macro expands the one impl block that holds
-    /// every tool, and at N = 1000 the release build of that crate alone
-    /// took rustc past 22 GB of memory in fourteen minutes, until the
-    /// kernel killed it on a 24 GB machine; the report shows `n/a` there.
+    /// Whether a twin with `n` tools is generated: turbomcp's stop at
+    /// N = 100. 3.6's `#[server]` macro expands the one impl block that
+    /// holds every tool, and at N = 1000 the release build of that crate
+    /// alone took rustc past 22 GB of memory in fourteen minutes, until the
+    /// kernel killed it on a 24 GB machine; 4.0's macro takes the same one
+    /// block, and was not tried there. The report shows `n/a`.
     pub fn builds_at(self, n: usize) -> bool {
         match self {
-            Framework::TurboMcp => n <= 100,
+            Framework::TurboMcp | Framework::TurboMcp4 => n <= 100,
             Framework::TowerMcp | Framework::Pmcp => true,
         }
     }
@@ -47,7 +56,8 @@ impl Framework {
     pub fn package(self, n: usize) -> String {
         match self {
             Framework::TowerMcp => towermcp::package(n),
-            Framework::TurboMcp => turbomcp::package(n),
+            Framework::TurboMcp => turbomcp::package(Line::V3, n),
+            Framework::TurboMcp4 => turbomcp::package(Line::V4, n),
             Framework::Pmcp => pmcp::package(n),
         }
     }
@@ -58,6 +68,7 @@ impl Framework {
         match self {
             Framework::TowerMcp => "tower-mcp",
             Framework::TurboMcp => "turbomcp",
+            Framework::TurboMcp4 => "turbomcp-4",
             Framework::Pmcp => "pmcp",
         }
     }
@@ -68,6 +79,7 @@ impl Framework {
         match self {
             Framework::TowerMcp => "TowerMcp",
             Framework::TurboMcp => "TurboMcp",
+            Framework::TurboMcp4 => "TurboMcp4",
             Framework::Pmcp => "Pmcp",
         }
     }
@@ -76,7 +88,8 @@ impl Framework {
     pub fn files(self, server: Server) -> Vec<(String, String)> {
         match self {
             Framework::TowerMcp => towermcp::files(server),
-            Framework::TurboMcp => turbomcp::files(server),
+            Framework::TurboMcp => turbomcp::files(Line::V3, server),
+            Framework::TurboMcp4 => turbomcp::files(Line::V4, server),
             Framework::Pmcp => pmcp::files(server),
         }
     }

@@ -1,7 +1,8 @@
-//! The peer crate written with turbomcp 3.6: the same tools as the rmcp
-//! twin, behind the interface every peer crate exposes (`Peer`, `list`,
-//! `call`, `serve_stdio`, `serve_http`), so the benchmarks can set tooltable
-//! beside another macro-based framework.
+//! The peer crates written with turbomcp, its stable 3.6 and its 4.0 alpha
+//! (a rewrite whose macro surface is meant to stay source-compatible): the
+//! same tools as the rmcp twin, behind the interface every peer crate
+//! exposes (`Peer`, `list`, `call`, `serve_stdio`, `serve_http`), so the
+//! benchmarks can set tooltable beside another macro-based framework.
 //!
 //! turbomcp's `#[server]` macro implements `McpHandler` from the `#[tool]`
 //! methods of exactly one impl block: it cannot gather tools from several
@@ -17,6 +18,15 @@
 //! `#[description]` (Rust allows no doc comments on parameters), and packs
 //! them back into that type before calling its body. Returning `Json<T>` gives
 //! the output schema and structuredContent, as rmcp's `Json<T>` does.
+//!
+//! The tools are written the same way on both lines; what differs is the
+//! interface around them ([`Line`]). On 4.0 the handler types a call passes
+//! through are version-neutral and not serialisable, and every transport
+//! hands JSON-RPC messages to the dispatcher `into_server().build()` makes
+//! (a `tower::Service`), so the in-process answers go through that
+//! dispatcher, as stateless requests of revision 2026-07-28 (their
+//! version, client and capabilities in `_meta`), the one path that needs no
+//! session; its HTTP router is `turbomcp::http::router` on that dispatcher.
 
 use crate::spec::{self, Server, Tier, ToolSpec};
 use std::fmt::Write as _;
@@ -25,47 +35,85 @@ use std::fmt::Write as _;
 /// parameter naming one of them is qualified with its module in lib.rs.
 const MODULE_TYPES: [&str; 3] = ["Order", "Window", "Outcome"];
 
+/// A line of turbomcp releases a twin is written on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// 3.6, the stable line.
+    V3,
+    /// 4.0.0-alpha.5, the rewrite.
+    V4,
+}
+
+impl Line {
+    /// The type `#[server]` is implemented on: the peer itself on 3.6; on
+    /// 4.0 a unit type of tools, which the peer wraps with its dispatcher.
+    fn server_type(self) -> &'static str {
+        match self {
+            Line::V3 => "Peer",
+            Line::V4 => "Tools",
+        }
+    }
+}
+
 /// The crate's package name for `n` tools.
-pub fn package(n: usize) -> String {
-    format!("turbomcp_n{n}")
+pub fn package(line: Line, n: usize) -> String {
+    match line {
+        Line::V3 => format!("turbomcp_n{n}"),
+        Line::V4 => format!("turbomcp4_n{n}"),
+    }
 }
 
 /// Every file of the crate, relative to its directory, with its content.
-pub fn files(server: Server) -> Vec<(String, String)> {
-    let name = package(server.tools);
-    // Only stdio and http: the default feature set is stdio alone, and
-    // `full` would add websocket, tcp, unix and telemetry. axum and tokio are
-    // named only to serve turbomcp's own axum router on a bound listener, with
-    // features turbomcp already enables.
+pub fn files(line: Line, server: Server) -> Vec<(String, String)> {
+    let name = package(line, server.tools);
+    // 3.6: only stdio and http; the default feature set is stdio alone, and
+    // `full` would add websocket, tcp, unix and telemetry. 4.0 always links
+    // stdio and adds HTTP with `http`. axum and tokio are named only to serve
+    // turbomcp's own axum router on a bound listener, with features turbomcp
+    // already enables.
+    let turbomcp = match line {
+        Line::V3 => {
+            r#"turbomcp = { version = "3.6", default-features = false, features = ["stdio", "http"] }"#
+        }
+        Line::V4 => {
+            r#"turbomcp = { version = "=4.0.0-alpha.5", default-features = false, features = ["http"] }"#
+        }
+    };
     let mut files = vec![(
         "Cargo.toml".to_owned(),
         spec::manifest(
             &name,
-            r#"turbomcp = { version = "3.6", default-features = false, features = ["stdio", "http"] }
-axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
-schemars = { version = "1", default-features = false, features = ["derive", "std"] }
-serde = { version = "1", features = ["derive"] }
+            &format!(
+                r#"{turbomcp}
+axum = {{ version = "0.8", default-features = false, features = ["tokio", "http1"] }}
+schemars = {{ version = "1", default-features = false, features = ["derive", "std"] }}
+serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
-tokio = { version = "1", features = ["net"] }
-"#,
+tokio = {{ version = "1", features = ["net"] }}
+"#
+            ),
         ),
     )];
-    files.push(("src/lib.rs".to_owned(), lib(server, &name)));
+    files.push(("src/lib.rs".to_owned(), lib(line, server, &name)));
     files.extend(spec::module_files(server, |m| module(server, m)));
     files
 }
 
 /// lib.rs: the modules, the interface, and the one `#[server]` impl.
-fn lib(server: Server, name: &str) -> String {
+fn lib(line: Line, server: Server, name: &str) -> String {
     let mut lib = format!(
         "//! A turbomcp server with {} tools (generated by tooltable-bench; do not edit).\n//!\n//! `#[server]` reads one impl block, so every tool is declared below; each\n//! group module holds its tools' types and handler bodies.\n\n",
         server.tools
     );
     lib.push_str(&spec::module_declarations(server));
-    lib.push_str(LIB_INTERFACE);
+    lib.push_str(match line {
+        Line::V3 => LIB_INTERFACE,
+        Line::V4 => LIB_INTERFACE_V4,
+    });
     let _ = write!(
         lib,
-        "\n#[server(name = \"{name}\", version = \"0.1.0\")]\nimpl Peer {{"
+        "\n#[server(name = \"{name}\", version = \"0.1.0\")]\nimpl {} {{",
+        line.server_type()
     );
     for m in 0..server.modules() {
         for tool in server.module_tools(m) {
@@ -154,6 +202,123 @@ pub async fn serve_http(listener: std::net::TcpListener) {
     )
     .await
     .expect("HTTP server failed");
+}
+"#;
+
+/// Everything in lib.rs but the tools, on turbomcp 4.0.
+const LIB_INTERFACE_V4: &str = r#"
+// `#[tool]` and `#[description]` are read and removed by `#[server]`, so
+// only `server` is imported of the attributes.
+use serde_json::{Map, Value, json};
+use turbomcp::http::{HttpConfig, router};
+use turbomcp::tower::ServiceExt as _;
+use turbomcp::{Json, JsonRpcMessage, JsonRpcRequest, McpResult, VersionDispatcher, server};
+
+/// The framework's own result of a call: the result its dispatcher answers
+/// with (its handler's result type is version-neutral and has no wire form
+/// of its own).
+pub type CallOutput = Value;
+
+/// The tools, on which `#[server]` implements the server.
+#[derive(Clone, Debug, Default)]
+pub struct Tools;
+
+/// The server: the dispatcher every turbomcp transport hands messages to.
+#[derive(Clone)]
+pub struct Peer {
+    dispatcher: VersionDispatcher<Tools>,
+}
+
+/// The `_meta` of a stateless request: the revision, the client and its
+/// capabilities travel with each request instead of in a session.
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "tooltable-bench", "version": "0" },
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+impl Peer {
+    /// The server, its dispatcher built once.
+    pub fn new() -> Peer {
+        Peer {
+            dispatcher: Tools.into_server().build(),
+        }
+    }
+
+    /// Answers `tools/list` through the dispatcher and returns the result
+    /// object as JSON text.
+    pub async fn list(&self) -> String {
+        let mut params = Map::new();
+        params.insert("_meta".to_owned(), meta());
+        match self.request("tools/list", params).await {
+            Ok(result) => serde_json::to_string(&result).expect("a JSON value serialises"),
+            Err(message) => panic!("tools/list failed: {message}"),
+        }
+    }
+
+    /// Answers `tools/call` through the dispatcher: decoding, lookup,
+    /// argument checks and extraction, the handler, the result's wire form.
+    pub async fn call(&self, name: &str, arguments: Map<String, Value>) -> Result<CallOutput, String> {
+        let mut params = Map::new();
+        params.insert("name".to_owned(), Value::String(name.to_owned()));
+        params.insert("arguments".to_owned(), Value::Object(arguments));
+        params.insert("_meta".to_owned(), meta());
+        let result = self.request("tools/call", params).await?;
+        if result.get("isError") == Some(&Value::Bool(true)) {
+            let text = result
+                .pointer("/content/0/text")
+                .and_then(Value::as_str)
+                .unwrap_or("the tool failed");
+            return Err(text.to_owned());
+        }
+        Ok(result)
+    }
+
+    /// One request through the dispatcher's `Service`, as a transport hands
+    /// it over once a frame is decoded; the response's result or its error.
+    async fn request(&self, method: &str, params: Map<String, Value>) -> Result<Value, String> {
+        let request = JsonRpcRequest::new(1, method, Some(Value::Object(params)));
+        let response = self
+            .dispatcher
+            .clone()
+            .oneshot(JsonRpcMessage::Request(request))
+            .await
+            .map_err(|error| error.to_string())?;
+        match response {
+            Some(JsonRpcMessage::Response(response)) => match (response.result, response.error) {
+                (Some(result), _) => Ok(result),
+                (None, Some(error)) => Err(error.message),
+                (None, None) => Err("a response with neither result nor error".to_owned()),
+            },
+            _ => Err("no response".to_owned()),
+        }
+    }
+}
+
+impl Default for Peer {
+    fn default() -> Peer {
+        Peer::new()
+    }
+}
+
+/// Serves the server on stdio until stdin closes.
+pub async fn serve_stdio() {
+    Tools.run_stdio().await.expect("stdio transport failed");
+}
+
+/// Serves turbomcp's Streamable HTTP router (at `/mcp`, its default path) on
+/// `listener`. Its own runner binds an address itself, so its router goes to
+/// axum, with the configuration the runner takes by default.
+pub async fn serve_http(listener: std::net::TcpListener) {
+    listener
+        .set_nonblocking(true)
+        .expect("listener cannot be made non-blocking");
+    let listener =
+        tokio::net::TcpListener::from_std(listener).expect("listener outside a tokio runtime");
+    let app = router(Tools.into_server().build(), HttpConfig::new());
+    axum::serve(listener, app).await.expect("HTTP server failed");
 }
 "#;
 

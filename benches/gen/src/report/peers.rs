@@ -417,7 +417,9 @@ mod tests {
         let table = table(&runs);
         let rows: Vec<&str> = table
             .lines()
-            .filter(|line| line.contains("`notes_get` over HTTP under load, 16 connections (requests"))
+            .filter(|line| {
+                line.contains("`notes_get` over HTTP under load, 16 connections (requests")
+            })
             .collect();
         assert_eq!(rows.len(), 1, "{table}");
         assert!(
@@ -425,7 +427,11 @@ mod tests {
             "{}",
             rows[0]
         );
-        assert!(rows[0].contains("| 0.667 (0.667–0.667) | ≤ 1.00 met |"), "{}", rows[0]);
+        assert!(
+            rows[0].contains("| 0.667 (0.667–0.667) | ≤ 1.00 met |"),
+            "{}",
+            rows[0]
+        );
     }
 
     #[test]
