@@ -39,42 +39,39 @@ impl NotesTwin {
         }
     }
 
-    /// The twin's main source and the dependencies its framework needs, at
-    /// the versions and features the N-tool twins use (pmcp's
-    /// `#[mcp_server]` names `schemars` in what it expands to).
-    fn source(self) -> (&'static str, &'static str) {
+    /// The twin's main source and the dependencies its framework needs
+    /// beside its own line ([`Framework::dependency`], the N-tool twins'):
+    /// rmcp's HTTP service on hyper, or axum for a peer's router (pmcp's
+    /// `#[mcp_server]` also names `schemars` in what it expands to).
+    fn source(self) -> (&'static str, String) {
+        const AXUM: &str = r#"axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }"#;
+        let peer = |framework: Framework, extra: &str| {
+            format!("{}\n{AXUM}\n{extra}", framework.dependency())
+        };
         match self {
             NotesTwin::Rmcp => (
                 include_str!("../../twin/twin.rs"),
                 r#"rmcp = { version = "3.11", default-features = false, features = ["server", "macros", "transport-streamable-http-server"] }
 hyper = { version = "1", features = ["server", "http1"] }
 hyper-util = { version = "0.1", features = ["tokio"] }
-"#,
+"#
+                .to_owned(),
             ),
-            NotesTwin::Peer(Framework::TowerMcp) => (
-                include_str!("../../twin/tower_mcp.rs"),
-                r#"tower-mcp = { version = "0.25", features = ["http"] }
-axum = { version = "0.8", default-features = false, features = ["http1", "tokio"] }
-"#,
-            ),
-            NotesTwin::Peer(Framework::TurboMcp) => (
-                include_str!("../../twin/turbomcp.rs"),
-                r#"turbomcp = { version = "3.6", default-features = false, features = ["stdio", "http"] }
-axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
-"#,
-            ),
-            NotesTwin::Peer(Framework::TurboMcp4) => (
-                include_str!("../../twin/turbomcp4.rs"),
-                r#"turbomcp = { version = "=4.0.0-alpha.5", default-features = false, features = ["http"] }
-axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
-"#,
-            ),
-            NotesTwin::Peer(Framework::Pmcp) => (
+            NotesTwin::Peer(framework @ Framework::TowerMcp) => {
+                (include_str!("../../twin/tower_mcp.rs"), peer(framework, ""))
+            }
+            NotesTwin::Peer(framework @ Framework::TurboMcp) => {
+                (include_str!("../../twin/turbomcp.rs"), peer(framework, ""))
+            }
+            NotesTwin::Peer(framework @ Framework::TurboMcp4) => {
+                (include_str!("../../twin/turbomcp4.rs"), peer(framework, ""))
+            }
+            NotesTwin::Peer(framework @ Framework::Pmcp) => (
                 include_str!("../../twin/pmcp.rs"),
-                r#"pmcp = { version = "2.23", default-features = false, features = ["macros", "streamable-http", "v1-compat"] }
-schemars = { version = "1", default-features = false, features = ["derive", "std"] }
-axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
-"#,
+                peer(
+                    framework,
+                    "schemars = { version = \"1\", default-features = false, features = [\"derive\", \"std\"] }\n",
+                ),
             ),
         }
     }
@@ -124,5 +121,36 @@ tokio = {{ version = "1", features = ["rt-multi-thread", "net"] }}
             NotesTwin::Peer(Framework::TowerMcp | Framework::Pmcp) => {}
         }
         files
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Server;
+
+    #[test]
+    fn a_notes_twin_builds_on_the_framework_version_its_n_tool_twins_use() {
+        for framework in Framework::ALL {
+            let manifest = |files: Vec<(String, String)>| {
+                files
+                    .into_iter()
+                    .find(|(path, _)| path == "Cargo.toml")
+                    .map(|(_, text)| text)
+                    .unwrap_or_default()
+            };
+            let notes = manifest(NotesTwin::Peer(framework).files("/repo"));
+            let n_tools = manifest(framework.files(Server { tools: 10 }));
+            for text in [&notes, &n_tools] {
+                assert!(
+                    text.contains(framework.dependency()),
+                    "{framework:?}: {text}"
+                );
+            }
+            assert!(
+                notes.contains(&format!("name = \"notes-twin-{}\"", framework.word())),
+                "{notes}"
+            );
+        }
     }
 }

@@ -62,6 +62,17 @@ impl Framework {
         }
     }
 
+    /// The framework's line of a twin's manifest: the version and features
+    /// every twin on it, N-tool and notes-server's alike, is built with.
+    pub fn dependency(self) -> &'static str {
+        match self {
+            Framework::TowerMcp => towermcp::DEPENDENCY,
+            Framework::TurboMcp => Line::V3.dependency(),
+            Framework::TurboMcp4 => Line::V4.dependency(),
+            Framework::Pmcp => pmcp::DEPENDENCY,
+        }
+    }
+
     /// The word in metric names, on `harness serve`'s command line and in
     /// the report's columns.
     pub fn word(self) -> &'static str {

@@ -19,6 +19,9 @@
 use crate::spec::{self, Server, Tier};
 use std::fmt::Write as _;
 
+/// pmcp as every twin on it depends on it.
+pub const DEPENDENCY: &str = r#"pmcp = { version = "2.23", default-features = false, features = ["macros", "streamable-http", "v1-compat"] }"#;
+
 /// The crate's package name for `n` tools.
 pub fn package(n: usize) -> String {
     format!("pmcp_n{n}")
@@ -38,13 +41,15 @@ pub fn files(server: Server) -> Vec<(String, String)> {
         "Cargo.toml".to_owned(),
         spec::manifest(
             &name,
-            r#"pmcp = { version = "2.23", default-features = false, features = ["macros", "streamable-http", "v1-compat"] }
-axum = { version = "0.8", default-features = false, features = ["tokio", "http1"] }
-schemars = { version = "1", default-features = false, features = ["derive", "std"] }
-serde = { version = "1", features = ["derive"] }
+            &format!(
+                r#"{DEPENDENCY}
+axum = {{ version = "0.8", default-features = false, features = ["tokio", "http1"] }}
+schemars = {{ version = "1", default-features = false, features = ["derive", "std"] }}
+serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
-tokio = { version = "1", features = ["net"] }
-"#,
+tokio = {{ version = "1", features = ["net"] }}
+"#
+            ),
         ),
     )];
     let mut lib = format!(

@@ -24,6 +24,9 @@
 use crate::spec::{self, Server, Tier};
 use std::fmt::Write as _;
 
+/// tower-mcp as every twin on it depends on it.
+pub const DEPENDENCY: &str = r#"tower-mcp = { version = "0.25", features = ["http"] }"#;
+
 /// The crate's package name for `n` tools.
 pub fn package(n: usize) -> String {
     format!("towermcp_n{n}")
@@ -41,14 +44,16 @@ pub fn files(server: Server) -> Vec<(String, String)> {
         "Cargo.toml".to_owned(),
         spec::manifest(
             &name,
-            r#"axum = { version = "0.8", default-features = false, features = ["http1", "tokio"] }
-schemars = { version = "1", default-features = false, features = ["derive", "std"] }
-serde = { version = "1", features = ["derive"] }
+            &format!(
+                r#"axum = {{ version = "0.8", default-features = false, features = ["http1", "tokio"] }}
+schemars = {{ version = "1", default-features = false, features = ["derive", "std"] }}
+serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
-tokio = { version = "1", features = ["net"] }
-tower = { version = "0.5", features = ["util"] }
-tower-mcp = { version = "0.25", features = ["http"] }
-"#,
+tokio = {{ version = "1", features = ["net"] }}
+tower = {{ version = "0.5", features = ["util"] }}
+{DEPENDENCY}
+"#
+            ),
         ),
     )];
     let mut lib = format!(

@@ -45,6 +45,18 @@ pub enum Line {
 }
 
 impl Line {
+    /// turbomcp as every twin on this line depends on it.
+    pub fn dependency(self) -> &'static str {
+        match self {
+            Line::V3 => {
+                r#"turbomcp = { version = "3.6", default-features = false, features = ["stdio", "http"] }"#
+            }
+            Line::V4 => {
+                r#"turbomcp = { version = "=4.0.0-alpha.5", default-features = false, features = ["http"] }"#
+            }
+        }
+    }
+
     /// The type `#[server]` is implemented on: the peer itself on 3.6; on
     /// 4.0 a unit type of tools, which the peer wraps with its dispatcher.
     fn server_type(self) -> &'static str {
@@ -71,14 +83,7 @@ pub fn files(line: Line, server: Server) -> Vec<(String, String)> {
     // stdio and adds HTTP with `http`. axum and tokio are named only to serve
     // turbomcp's own axum router on a bound listener, with features turbomcp
     // already enables.
-    let turbomcp = match line {
-        Line::V3 => {
-            r#"turbomcp = { version = "3.6", default-features = false, features = ["stdio", "http"] }"#
-        }
-        Line::V4 => {
-            r#"turbomcp = { version = "=4.0.0-alpha.5", default-features = false, features = ["http"] }"#
-        }
-    };
+    let turbomcp = line.dependency();
     let mut files = vec![(
         "Cargo.toml".to_owned(),
         spec::manifest(
