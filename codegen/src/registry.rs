@@ -249,12 +249,17 @@ impl Registry {
             repository: Option<&'a Repository>,
             #[serde(rename = "websiteUrl", skip_serializing_if = "Option::is_none")]
             website: Option<&'a str>,
-            #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+            // The free-form values' keys in byte order whatever serde_json's
+            // features in the build: the file is committed and checked.
+            #[serde(
+                skip_serializing_if = "serde_json::Value::is_null",
+                serialize_with = "json_text::sorted"
+            )]
             icons: serde_json::Value,
             packages: [Package<'a>; 1],
             #[serde(skip_serializing_if = "Vec::is_empty")]
             remotes: Vec<Remote<'a>>,
-            #[serde(rename = "_meta")]
+            #[serde(rename = "_meta", serialize_with = "json_text::sorted")]
             meta: serde_json::Value,
         }
         #[derive(Serialize)]
@@ -702,5 +707,18 @@ mod tests {
         assert_eq!(value["_meta"][PUBLISHER_PROVIDED]["tooltable"]["tools"], 3);
         assert!(is_generated(text.as_bytes()));
         assert!(!is_generated(b"{\"name\": \"x\"}"));
+    }
+
+    #[test]
+    fn server_json_writes_its_free_form_keys_in_byte_order_whatever_serde_jsons_features() {
+        // With serde_json's `preserve_order` on (any crate in a user's build
+        // may turn it on), a value's keys keep the order they were inserted
+        // in; the committed file must not change with it.
+        let registry =
+            Registry::new(settings("io.github.octo/notes"), &package(), Path::new(".")).unwrap();
+        let text = registry.render("sha256:00", 3);
+        let inventory = text.find("\"inventory\"").unwrap();
+        let tools = text.find("\"tools\"").unwrap();
+        assert!(inventory < tools, "{text}");
     }
 }
